@@ -1,0 +1,50 @@
+"""Tiny raw JSON-RPC helpers for the scripted test agents: one line in, one line out, no SDK.
+
+The scripted agents misbehave on purpose, which the SDK's agent side would not let them do.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def read() -> dict[str, Any] | None:
+    """The next message from the client, or None when stdin closes."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        if line.strip():
+            return json.loads(line)
+
+
+def write(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def respond(request: dict[str, Any], result: Any) -> None:
+    write({"jsonrpc": "2.0", "id": request["id"], "result": result})
+
+
+def error(request: dict[str, Any], code: int, message: str) -> None:
+    write({"jsonrpc": "2.0", "id": request["id"], "error": {"code": code, "message": message}})
+
+
+def update(session_id: str, body: dict[str, Any]) -> None:
+    write({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session_id, "update": body}})
+
+
+def say(session_id: str, text: str) -> None:
+    update(session_id, {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": text}})
+
+
+def initialize_result(**extra: Any) -> dict[str, Any]:
+    return {"protocolVersion": 1, "agentInfo": {"name": "scripted", "version": "0"},
+            "agentCapabilities": {"promptCapabilities": {}}, "authMethods": [], **extra}
+
+
+def prompt_text(request: dict[str, Any]) -> str:
+    return "".join(b.get("text", "") for b in request["params"]["prompt"] if b.get("type") == "text")

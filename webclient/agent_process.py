@@ -1,0 +1,119 @@
+"""The agent subprocess: spawn it in its own process group, drain its stderr, stop it for sure."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections import deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from webclient.errors import AgentStartError
+
+# Lines of JSON can be large (file contents, images); asyncio's default 64 KiB limit is too small.
+STREAM_LIMIT = 16 * 1024 * 1024
+# Variables passed to every agent besides the usual login ones: real agents need their own config.
+INHERITED_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR",
+                 "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "VIRTUAL_ENV",
+                 "PYTHONPATH")
+
+
+class AgentProcess:
+    """One running agent. `start` spawns it; `stop` closes stdin, then terminates, then kills its group."""
+
+    def __init__(self, argv: Sequence[str], cwd: Path, stderr_lines: int = 30) -> None:
+        if not argv:
+            raise AgentStartError("empty agent command")
+        self.argv = list(argv)
+        self.cwd = cwd
+        self._stderr: deque[str] = deque(maxlen=stderr_lines)
+        self._process: asyncio.subprocess.Process | None = None
+        self._stderr_task: asyncio.Task[None] | None = None
+
+    async def start(self, extra_env: Mapping[str, str] | None = None) -> None:
+        env = {k: v for k, v in os.environ.items() if k in INHERITED_ENV or k.startswith(("WEBCLIENT_DEMO_",))}
+        env.update(extra_env or {})
+        try:
+            self._process = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self.cwd,
+                env=env,
+                limit=STREAM_LIMIT,
+                start_new_session=True,  # own process group, so stop() reaches its children too
+            )
+        except OSError as exc:
+            raise AgentStartError(f"could not start {self.argv[0]!r}: {exc.strerror or exc}") from exc
+        self._stderr_task = asyncio.create_task(self._drain_stderr(), name="agent-stderr")
+
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        if self._process is None:
+            raise RuntimeError("agent process not started")
+        return self._process
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode if self._process else None
+
+    def stderr_tail(self) -> list[str]:
+        """The last lines the agent wrote to stderr."""
+        return list(self._stderr)
+
+    async def wait(self) -> int:
+        """Wait for the process to end; return its exit code after stderr has been read to the end."""
+        code = await self.process.wait()
+        if self._stderr_task is not None:
+            with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._stderr_task), timeout=1.0)
+        return code
+
+    async def stop(self, grace: float = 2.0) -> None:
+        """Close stdin, wait, then SIGTERM and SIGKILL the whole process group. Always reaps."""
+        proc = self._process
+        if proc is None:
+            return
+        if proc.returncode is None and proc.stdin is not None and not proc.stdin.is_closing():
+            with contextlib.suppress(OSError, RuntimeError):
+                proc.stdin.close()
+        for sig in (None, signal.SIGTERM, signal.SIGKILL):
+            if sig is not None:
+                self._signal_group(sig)
+            try:
+                await asyncio.wait_for(proc.wait(), timeout=grace)
+                break
+            except asyncio.TimeoutError:
+                continue
+        # The agent may have left children behind in its group (codex-acp does); end them too.
+        self._signal_group(signal.SIGKILL)
+        if self._stderr_task is not None:
+            self._stderr_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._stderr_task
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        if self._process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, sig)
+
+    async def _drain_stderr(self) -> None:
+        stream = self.process.stderr
+        if stream is None:
+            return
+        while True:
+            try:
+                line = await stream.readline()
+            except ValueError:  # a line over the limit: keep what we can, then go on
+                line = await stream.read(STREAM_LIMIT)
+            if not line:
+                return
+            self._stderr.append(line.decode("utf-8", errors="replace").rstrip("\n"))

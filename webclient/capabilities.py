@@ -1,0 +1,37 @@
+"""What we advertise to an agent in `initialize`, built from settings.
+
+The SDK's models drop fields they do not know (such as `session.promptSuggestions`), so the params are
+plain dicts that we send ourselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webclient import __version__
+
+PROTOCOL_VERSION = 1
+
+# Block types beyond text and resource_link that the chip UI can show in full and send back unchanged.
+SUGGESTION_CONTENT_TYPES: dict[str, dict[str, Any]] = {}
+
+
+def client_capabilities(*, prompt_suggestions: bool, jetbrains_air: bool) -> dict[str, Any]:
+    """The `clientCapabilities` object for `initialize`."""
+    caps: dict[str, Any] = {"fs": {"readTextFile": False, "writeTextFile": False}, "terminal": False}
+    if prompt_suggestions:
+        caps["session"] = {"promptSuggestions": dict(SUGGESTION_CONTENT_TYPES)}
+    if jetbrains_air:
+        caps["_meta"] = {"jetbrains": {"air": {}}}
+    return caps
+
+
+def initialize_params(*, prompt_suggestions: bool, jetbrains_air: bool) -> dict[str, Any]:
+    """The full `initialize` params for ACP v1."""
+    return {
+        "protocolVersion": PROTOCOL_VERSION,
+        "clientCapabilities": client_capabilities(
+            prompt_suggestions=prompt_suggestions, jetbrains_air=jetbrains_air
+        ),
+        "clientInfo": {"name": "webclient", "title": "webclient", "version": __version__},
+    }

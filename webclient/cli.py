@@ -1,0 +1,114 @@
+"""`webclient [--agent CMD] [--cwd DIR] [--host HOST] [--port N] [--no-browser]`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import socket
+import sys
+import threading
+import webbrowser
+from collections.abc import Sequence
+from typing import Any
+
+import uvicorn
+from pydantic import ValidationError
+
+from webclient import __version__
+from webclient.app import create_app
+from webclient.errors import SettingsError
+from webclient.settings import Settings
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="webclient",
+        description="Run an ACP agent and use it from your browser. Without --agent, runs the bundled demo agent.",
+    )
+    parser.add_argument("--agent", help='agent command line, e.g. "claude-agent-acp" or "gemini --acp"')
+    parser.add_argument("--cwd", help="the agent's working directory (default: the current one)")
+    parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on; 0 picks a free one (default 8765)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--allow-remote", action="store_true", help="allow a non-loopback --host (the token is still required)"
+    )
+    parser.add_argument(
+        "--no-prompt-suggestions",
+        action="store_true",
+        help="do not advertise the promptSuggestions capability to the agent",
+    )
+    parser.add_argument(
+        "--jetbrains-air-meta",
+        action="store_true",
+        help="declare clientCapabilities._meta.jetbrains.air, so agents that only send their legacy "
+        "suggestions to that client send them to us too",
+    )
+    parser.add_argument("--version", action="version", version=f"webclient {__version__}")
+    return parser
+
+
+def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
+    args = build_parser().parse_args(argv)
+    overrides: dict[str, Any] = {}
+    for name in ("agent", "cwd", "host", "port"):
+        value = getattr(args, name)
+        if value is not None:
+            overrides[name] = value
+    if args.no_browser:
+        overrides["open_browser"] = False
+    if args.allow_remote:
+        overrides["allow_remote"] = True
+    if args.no_prompt_suggestions:
+        overrides["prompt_suggestions"] = False
+    if args.jetbrains_air_meta:
+        overrides["jetbrains_air"] = True
+    return Settings(**overrides)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """Bind before starting the server, so `--port 0` knows its real port for the Host allowlist."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host.strip("[]"), port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_for(host: str, port: int, token: str) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/?token={token}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        settings = settings_from_args(argv)
+        settings.check_host()
+    except ValidationError as exc:
+        print(f"webclient: {exc.errors()[0]['msg']}", file=sys.stderr)
+        return 2
+    except SettingsError as exc:
+        print(f"webclient: {exc}", file=sys.stderr)
+        return 2
+    try:
+        sock = bind(settings.host, settings.port)
+    except OSError as exc:
+        print(f"webclient: cannot listen on {settings.host}:{settings.port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    port = sock.getsockname()[1]
+    app = create_app(settings, port)
+    url = url_for(settings.host, port, settings.token)
+    print(f"webclient {__version__} is running at {url}", flush=True)
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+    server = uvicorn.Server(config)
+    if settings.open_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    except KeyboardInterrupt:
+        pass
+    return 0

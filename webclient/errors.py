@@ -1,0 +1,51 @@
+"""The project's small exception hierarchy."""
+
+from __future__ import annotations
+
+
+class WebclientError(Exception):
+    """Base class for every error this package raises on purpose."""
+
+
+class SettingsError(WebclientError):
+    """The command line or environment asked for something unsafe or impossible."""
+
+
+class AgentError(WebclientError):
+    """The agent could not be started or stopped answering."""
+
+
+class AgentStartError(AgentError):
+    """The agent command could not be spawned at all (missing binary, bad cwd)."""
+
+
+class AgentTimeoutError(AgentError):
+    """The agent did not answer a request in time."""
+
+
+class AgentExitedError(AgentError):
+    """The agent process ended; carries its exit code and the last lines of its stderr."""
+
+    def __init__(self, exit_code: int | None, stderr_tail: list[str]) -> None:
+        self.exit_code = exit_code
+        self.stderr_tail = stderr_tail
+        super().__init__(describe_exit(exit_code))
+
+
+class AgentRequestError(AgentError):
+    """The agent answered a request with a JSON-RPC error."""
+
+    def __init__(self, method: str, code: int, message: str, data: object = None) -> None:
+        self.method = method
+        self.code = code
+        self.data = data
+        super().__init__(f"{method} failed: {message} (code {code})")
+
+
+def describe_exit(exit_code: int | None) -> str:
+    """A one-line, user-facing description of how the agent process ended."""
+    if exit_code is None:
+        return "agent exited"
+    if exit_code < 0:
+        return f"agent exited with code {exit_code} (killed by signal {-exit_code})"
+    return f"agent exited with code {exit_code}"

@@ -1,0 +1,57 @@
+"""Agent text to safe HTML: Markdown with raw HTML disabled, then an allowlist sanitiser.
+
+Agent output is untrusted (it can be steered by any file the agent read), so nothing it sends may carry
+scripts, event handlers, `javascript:` URLs, htmx attributes or ids that could swap into the page.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import nh3
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markupsafe import Markup
+
+ALLOWED_TAGS = frozenset({
+    "p", "br", "hr", "strong", "em", "del", "s", "code", "pre", "blockquote", "ul", "ol", "li",
+    "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td",
+})
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}}
+ALLOWED_URL_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable(["table", "strikethrough"])
+    md.add_render_rule("image", _image_as_link)
+    return md
+
+
+def _image_as_link(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    # An agent's image would be fetched by the browser the moment it renders (a beacon to any host);
+    # show it as a link the user may follow instead. The sanitiser still checks the URL's scheme.
+    token = tokens[idx]
+    alt = escapeHtml(token.content or "image")
+    src = escapeHtml(str(token.attrGet("src") or ""))
+    return f'<a href="{src}">[image: {alt}]</a>'
+
+
+def sanitize(html: str) -> str:
+    """Keep only the allowlisted tags and attributes; links open nothing on their own."""
+    return str(
+        nh3.clean(
+            html,
+            tags=set(ALLOWED_TAGS),
+            attributes={tag: set(attrs) for tag, attrs in ALLOWED_ATTRIBUTES.items()},
+            url_schemes=set(ALLOWED_URL_SCHEMES),
+            link_rel="noopener noreferrer nofollow",
+            strip_comments=True,
+        )
+    )
+
+
+def render_markdown(text: str) -> Markup:
+    """Render untrusted Markdown to HTML that is safe to put into the page."""
+    return Markup(sanitize(_parser().render(text)))

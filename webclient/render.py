@@ -1,0 +1,80 @@
+"""State to HTML: the full page and the fragments the live layer pushes over the WebSocket.
+
+Every fragment comes from the same `_`-prefixed partial the full page includes, so a reconnecting tab and
+a live one see identical markup. Jinja autoescapes everything; agent Markdown goes through `markdown.py`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from webclient.markdown import render_markdown
+from webclient.paths import TEMPLATES_DIR
+from webclient.session import AUTH, HEADER, PLAN, STATUS, Item, SessionState
+
+# Image types a browser renders without running code (no SVG: it can carry script).
+SAFE_IMAGE_MIME = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp"})
+
+
+def _static_url(name: str) -> str:
+    return f"/static/{name}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=False,
+        lstrip_blocks=False,
+    )
+    env.filters["markdown"] = render_markdown
+    env.filters["safe_image_mime"] = lambda mime: str(mime).lower() in SAFE_IMAGE_MIME
+    env.globals["static"] = _static_url
+    return env
+
+
+def page(state: SessionState, *, ws_path: str) -> str:
+    """The whole page for one session."""
+    return environment().get_template("index.html").render(state=state, ws_path=ws_path, oob=False)
+
+
+def item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
+    """One transcript entry; with `oob`, marked to replace the element with the same id."""
+    return _partial("_item.html", state=state, item=entry, oob=oob)
+
+
+def append_items(html: str) -> str:
+    """Wrap rendered entries so htmx appends them to the transcript."""
+    return str(Markup('<div hx-swap-oob="beforeend:#transcript">{}</div>').format(Markup(html)))
+
+
+def snapshot(state: SessionState) -> str:
+    """Everything a freshly connected tab needs, as out-of-band swaps."""
+    parts = [_partial("_transcript.html", state=state, oob=True)]
+    parts.extend(region(state, key) for key in (HEADER, STATUS, AUTH, PLAN))
+    return "".join(parts)
+
+
+def region(state: SessionState, key: str) -> str:
+    """A non-transcript region by its change key, marked for an out-of-band swap."""
+    if key == HEADER:
+        return _partial("_header.html", state=state, oob=True)
+    if key == STATUS:
+        # The status badge and the buttons that depend on it change together.
+        return _partial("_status.html", state=state, oob=True) + _partial(
+            "_composer_actions.html", state=state, oob=True
+        )
+    if key == AUTH:
+        return _partial("_auth.html", state=state, oob=True)
+    if key == PLAN:
+        return _partial("_plan.html", state=state, oob=True)
+    raise KeyError(key)
+
+
+def _partial(name: str, **context: Any) -> str:
+    return environment().get_template(name).render(**context)

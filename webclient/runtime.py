@@ -1,0 +1,255 @@
+"""Owns the agent process and the session for the server's lifetime.
+
+The runtime is the `AgentListener` of the agent layer: it applies translated events to the session
+state and marks what changed on the live hub. It owns every background task it starts (the agent's
+lifecycle and the running turn) and cancels them on shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from typing import Any
+
+from webclient.agent_connection import AUTH_REQUIRED, AgentConnection, AgentInfo
+from webclient.agent_process import AgentProcess
+from webclient.capabilities import initialize_params
+from webclient.errors import (
+    AgentError,
+    AgentExitedError,
+    AgentRequestError,
+    describe_exit,
+)
+from webclient.live import LiveHub
+from webclient.models import AgentStatus, ContentPart, Notice, NoticeLevel
+from webclient.session import HEADER, SessionState, TurnState
+from webclient.settings import Settings
+from webclient.translate import Translation, content_to_wire
+
+WIRE_LOG_SIZE = 2000
+
+
+class Runtime:
+    """One agent, one session, any number of tabs."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.state = SessionState()
+        self.hub = LiveHub(self.state, settings.flush_interval)
+        self.wire_log: deque[tuple[str, dict[str, Any]]] = deque(maxlen=WIRE_LOG_SIZE)
+        self._agent: AgentConnection | None = None
+        self._lifecycle: asyncio.Task[None] | None = None
+        self._turn: asyncio.Task[None] | None = None
+        self._auth_choice: asyncio.Future[str] | None = None
+        self._opening_session = False
+        self._early_updates: list[Translation] = []
+
+    # --- lifecycle --------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.hub.start()
+        self._lifecycle = asyncio.create_task(self._run_agent(), name="agent-lifecycle")
+
+    async def shutdown(self) -> None:
+        for task in (self._turn, self._lifecycle):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if self._agent is not None:
+            await self._agent.stop()
+        await self.hub.stop()
+
+    async def restart(self) -> None:
+        """Stop the agent if it still runs and start a fresh one with a new session."""
+        if self._lifecycle is not None and not self._lifecycle.done():
+            self._lifecycle.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._lifecycle
+        if self._agent is not None:
+            await self._agent.stop()
+        self._notice(NoticeLevel.INFO, "restarting the agent; the conversation continues in a new session")
+        self._lifecycle = asyncio.create_task(self._run_agent(), name="agent-lifecycle")
+
+    async def _run_agent(self) -> None:
+        self._set_status(AgentStatus.STARTING)
+        self.state.session_id = None
+        agent = AgentConnection(
+            AgentProcess(self.settings.agent_argv, self.settings.cwd, self.settings.stderr_tail_lines),
+            self,
+            initialize_params(
+                prompt_suggestions=self.settings.prompt_suggestions,
+                jetbrains_air=self.settings.jetbrains_air,
+            ),
+            self.settings.initialize_timeout,
+        )
+        self._agent = agent
+        try:
+            info = await agent.start()
+            self._announce(info)
+            await self._open_session(agent, info)
+        except AgentError as exc:
+            self._report_failure(exc)
+            await agent.stop()
+            self._set_status(AgentStatus.EXITED)
+            return
+        finally:
+            self.state.set_auth_methods(())
+            self.hub.mark({"auth"})
+        self._set_status(AgentStatus.READY)
+        code = await agent.wait_exit()
+        self._report_failure(AgentExitedError(code, agent.process.stderr_tail()))
+        await agent.stop()
+        self._set_status(AgentStatus.EXITED)
+
+    def _announce(self, info: AgentInfo) -> None:
+        self.state.agent_name = info.display_name + (f" {info.version}" if info.version else "")
+        self.hub.mark({HEADER})
+        if info.protocol_version != 1:
+            self._notice(
+                NoticeLevel.WARNING,
+                f"the agent speaks ACP version {info.protocol_version}; this client speaks version 1",
+            )
+
+    async def _open_session(self, agent: AgentConnection, info: AgentInfo) -> None:
+        self._opening_session = True
+        try:
+            result = await self._new_session_with_auth(agent, info)
+            self.state.session_id = result["sessionId"]
+        finally:
+            self._opening_session = False
+            early, self._early_updates = self._early_updates, []
+        for translation in early:
+            self.on_update(translation)
+
+    async def _new_session_with_auth(self, agent: AgentConnection, info: AgentInfo) -> dict[str, Any]:
+        try:
+            return await agent.new_session(self.settings.cwd)
+        except AgentRequestError as exc:
+            if exc.code != AUTH_REQUIRED or not info.auth_methods:
+                raise
+        method_id = await self._choose_auth_method(info)
+        await agent.authenticate(method_id)
+        return await agent.new_session(self.settings.cwd)
+
+    async def _choose_auth_method(self, info: AgentInfo) -> str:
+        if len(info.auth_methods) == 1:
+            return info.auth_methods[0].id
+        self._auth_choice = asyncio.get_running_loop().create_future()
+        self.hub.mark(self.state.set_auth_methods(info.auth_methods))
+        self._set_status(AgentStatus.AUTH_REQUIRED)
+        try:
+            return await self._auth_choice
+        finally:
+            self._auth_choice = None
+
+    def choose_auth(self, method_id: str) -> str | None:
+        """The user picked a sign-in method; returns an error message if that is not possible now."""
+        if self._auth_choice is None or self._auth_choice.done():
+            return "the agent is not waiting for a sign-in"
+        if method_id not in {m.id for m in self.state.auth_methods}:
+            return f"unknown sign-in method {method_id!r}"
+        self._auth_choice.set_result(method_id)
+        return None
+
+    # --- turns ------------------------------------------------------------------------------------------
+
+    def submit_prompt(self, parts: list[ContentPart], *, auto_sent: bool = False) -> str | None:
+        """Start a turn with this prompt; returns an error message when the session cannot take one."""
+        if not self.state.can_prompt or self._agent is None or self.state.session_id is None:
+            return f"the agent cannot take a prompt now ({self.state.display_status})"
+        if not parts:
+            return "an empty prompt was not sent"
+        self.hub.mark(self.state.add_user_message(parts, auto_sent=auto_sent))
+        self.hub.mark(self.state.set_turn(TurnState.WORKING))
+        blocks = [content_to_wire(part) for part in parts]
+        self._turn = asyncio.create_task(self._run_turn(self._agent, self.state.session_id, blocks))
+        return None
+
+    async def _run_turn(self, agent: AgentConnection, session_id: str, blocks: list[dict[str, Any]]) -> None:
+        try:
+            reason = await agent.prompt(session_id, blocks)
+            if reason != "end_turn":
+                self._notice(NoticeLevel.INFO, _describe_stop_reason(reason))
+        except AgentExitedError:
+            pass  # the lifecycle task reports the exit once, with the agent's stderr
+        except AgentError as exc:
+            self._notice(NoticeLevel.ERROR, str(exc), _detail(exc))
+        finally:
+            self.hub.mark(self.state.set_turn(TurnState.IDLE))
+
+    async def cancel(self) -> str | None:
+        """Ask the agent to stop the running turn (`session/cancel`)."""
+        if self.state.turn is not TurnState.WORKING or self._agent is None or self.state.session_id is None:
+            return "nothing to cancel"
+        self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
+        try:
+            await self._agent.cancel(self.state.session_id)
+        except AgentError as exc:
+            return str(exc)
+        return None
+
+    # --- AgentListener ----------------------------------------------------------------------------------
+
+    def on_update(self, translation: Translation) -> None:
+        if translation.session_id is not None and translation.session_id != self.state.session_id:
+            if self._opening_session:
+                self._early_updates.append(translation)  # may belong to the session being created
+                return
+            self._notice(
+                NoticeLevel.WARNING,
+                f"ignored an update for unknown session {translation.session_id!r}",
+            )
+            return
+        for event in translation.events:
+            self.hub.mark(self.state.apply(event))
+
+    def on_notice(self, notice: Notice) -> None:
+        self.hub.mark(self.state.add_notice(notice))
+
+    def on_wire(self, direction: str, message: dict[str, Any]) -> None:
+        self.wire_log.append((direction, message))
+
+    async def request_permission(
+        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        # Fail closed until the permission dialog exists: never guess an approval.
+        title = tool_call.get("title") or tool_call.get("toolCallId") or "a tool call"
+        self._notice(
+            NoticeLevel.WARNING,
+            f"the agent asked for permission to run {title!r}; this client declined it, "
+            "because it does not show permission requests yet",
+        )
+        return {"outcome": "cancelled"}
+
+    # --- helpers ----------------------------------------------------------------------------------------
+
+    def _set_status(self, status: AgentStatus) -> None:
+        self.hub.mark(self.state.set_agent_status(status))
+
+    def _notice(self, level: NoticeLevel, text: str, detail: str | None = None) -> None:
+        self.hub.mark(self.state.add_notice(Notice(level=level, text=text, detail=detail)))
+
+    def _report_failure(self, exc: AgentError) -> None:
+        text = str(exc)
+        if isinstance(exc, AgentExitedError):
+            text = describe_exit(exc.exit_code)
+        self._notice(NoticeLevel.ERROR, text, _detail(exc))
+
+
+def _detail(exc: AgentError) -> str | None:
+    if isinstance(exc, AgentExitedError):
+        return "\n".join(exc.stderr_tail) or "(the agent wrote nothing to stderr)"
+    if isinstance(exc, AgentRequestError) and exc.data is not None:
+        return repr(exc.data)[:1000]
+    return None
+
+
+def _describe_stop_reason(reason: str) -> str:
+    return {
+        "cancelled": "the turn was cancelled",
+        "max_tokens": "the agent stopped: it reached its token limit",
+        "max_turn_requests": "the agent stopped: it reached its limit of model requests for one turn",
+        "refusal": "the agent refused to continue",
+    }.get(reason, f"the turn ended: {reason}")

@@ -1,0 +1,192 @@
+"""Token auth, Host and Origin checks, and security headers, as one ASGI middleware.
+
+Whoever can drive this server can run code on the user's machine through the agent, so every HTTP and
+WebSocket request is checked before any route sees it:
+- Host must be one of our own loopback names with our port (defeats DNS rebinding);
+- a WebSocket upgrade and every state-changing request must carry an Origin of ours (a missing or
+  `null` Origin is refused too);
+- the per-start token, given once in the URL, is exchanged for an HttpOnly, SameSite=Strict cookie.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qsl, urlencode
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+PUBLIC_PREFIXES = ("/static/", "/favicon.ico")
+
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "media-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+]
+
+
+@dataclass(frozen=True)
+class AccessPolicy:
+    """Who may talk to this server: its hosts, its token, and the cookie the token turns into."""
+
+    port: int
+    token: str
+    extra_hosts: tuple[str, ...] = ()
+    cookie_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+
+    @property
+    def cookie_name(self) -> str:
+        # The port in the name keeps two servers on one machine from overwriting each other's cookie.
+        return f"webclient_{self.port}"
+
+    @property
+    def allowed_hosts(self) -> frozenset[str]:
+        names = ("127.0.0.1", "localhost", "[::1]", *self.extra_hosts)
+        return frozenset(f"{name}:{self.port}".lower() for name in names)
+
+    @property
+    def allowed_origins(self) -> frozenset[str]:
+        return frozenset(f"http://{host}" for host in self.allowed_hosts)
+
+    def host_ok(self, host: str | None) -> bool:
+        return host is not None and host.lower() in self.allowed_hosts
+
+    def origin_ok(self, origin: str | None) -> bool:
+        return origin is not None and origin.lower() in self.allowed_origins
+
+    def token_ok(self, candidate: str | None) -> bool:
+        return candidate is not None and hmac.compare_digest(candidate.encode(), self.token.encode())
+
+    def cookie_ok(self, cookie_header: str | None) -> bool:
+        value = _cookie_value(cookie_header, self.cookie_name)
+        return value is not None and hmac.compare_digest(value.encode(), self.cookie_secret.encode())
+
+    def set_cookie_header(self) -> str:
+        return f"{self.cookie_name}={self.cookie_secret}; HttpOnly; SameSite=Strict; Path=/"
+
+
+class SecurityMiddleware:
+    """Checks every request against an `AccessPolicy` before the app sees it."""
+
+    def __init__(self, app: ASGIApp, policy: AccessPolicy) -> None:
+        self.app = app
+        self.policy = policy
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = _headers(scope)
+        method = scope["method"]
+        path: str = scope["path"]
+        if not self.policy.host_ok(headers.get("host")):
+            return await _respond(send, 400, "Bad Host header: open the address webclient printed.")
+        if method not in SAFE_METHODS and not self.policy.origin_ok(headers.get("origin")):
+            return await _respond(send, 403, "Cross-origin request refused.")
+        if not path.startswith(PUBLIC_PREFIXES):
+            query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+            if "token" in query:
+                return await self._exchange_token(scope, send, query)
+            if not self.policy.cookie_ok(headers.get("cookie")):
+                return await _respond(
+                    send, 401, "Not signed in: open the full address that webclient printed (with ?token=)."
+                )
+        await self.app(scope, receive, _with_security_headers(send))
+
+    async def _exchange_token(self, scope: Scope, send: Send, query: dict[str, str]) -> None:
+        if not self.policy.token_ok(query.pop("token")):
+            return await _respond(send, 401, "Wrong or expired token: open the address webclient printed.")
+        location = scope["path"] + (f"?{urlencode(query)}" if query else "")
+        await send({
+            "type": "http.response.start",
+            "status": 303,
+            "headers": [
+                (b"location", location.encode()),
+                (b"set-cookie", self.policy.set_cookie_header().encode()),
+                (b"cache-control", b"no-store"),
+                (b"content-length", b"0"),
+                *SECURITY_HEADERS,
+            ],
+        })
+        await send({"type": "http.response.body", "body": b""})
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = _headers(scope)
+        if (
+            not self.policy.host_ok(headers.get("host"))
+            or not self.policy.origin_ok(headers.get("origin"))
+            or not self.policy.cookie_ok(headers.get("cookie"))
+        ):
+            # Closing before accepting makes the server answer the upgrade with HTTP 403.
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await self.app(scope, receive, send)
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for key, value in scope.get("headers", []):
+        name = key.decode("latin-1").lower()
+        # A repeated Host or Origin header is suspicious: keep the first, and a mismatch fails the check.
+        result.setdefault(name, value.decode("latin-1"))
+    return result
+
+
+def _cookie_value(cookie_header: str | None, name: str) -> str | None:
+    if not cookie_header:
+        return None
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(cookie_header)
+    except Exception:
+        return None
+    morsel = jar.get(name)
+    return morsel.value if morsel is not None else None
+
+
+def _with_security_headers(send: Send) -> Send:
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            existing = {k.lower() for k, _ in message.get("headers", [])}
+            extra = [(k, v) for k, v in SECURITY_HEADERS if k not in existing]
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+
+    return wrapped
+
+
+async def _respond(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    headers: Iterable[tuple[bytes, bytes]] = [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+        *SECURITY_HEADERS,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": list(headers)})
+    await send({"type": "http.response.body", "body": body})
+

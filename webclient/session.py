@@ -1,0 +1,228 @@
+"""The state of one ACP session: the single source of truth that every browser tab renders.
+
+`SessionState.apply` takes our event models and returns the keys of what changed, which the live layer
+turns into HTML fragments. No I/O here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+from webclient.models import (
+    AgentStatus,
+    AuthMethod,
+    Command,
+    CommandsEvent,
+    ConfigOptionsEvent,
+    ContentPart,
+    MessageChunk,
+    ModeEvent,
+    Notice,
+    PlanEntry,
+    PlanEvent,
+    SessionEvent,
+    SessionInfoEvent,
+    SuggestionsEvent,
+    TextPart,
+    ToolCallEvent,
+    UsageEvent,
+)
+
+STATUS = "status"
+HEADER = "header"
+PLAN = "plan"
+AUTH = "auth"
+
+
+class TurnState(str, Enum):
+    IDLE = "idle"
+    WORKING = "working"
+    CANCELLING = "cancelling"
+
+
+_ids = itertools.count(1)
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}-{next(_ids)}"
+
+
+@dataclass
+class MessageItem:
+    """A user message, an agent message or a thought; consecutive chunks of one role merge into it."""
+
+    role: Literal["user", "agent", "thought"]
+    parts: list[ContentPart] = field(default_factory=list)
+    message_id: str | None = None
+    auto_sent: bool = False
+    id: str = field(default_factory=lambda: _new_id("msg"))
+
+    def add(self, part: ContentPart) -> None:
+        last = self.parts[-1] if self.parts else None
+        if isinstance(part, TextPart) and isinstance(last, TextPart):
+            self.parts[-1] = TextPart(text=last.text + part.text)
+        else:
+            self.parts.append(part)
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+
+@dataclass
+class NoticeItem:
+    notice: Notice
+    id: str = field(default_factory=lambda: _new_id("notice"))
+
+
+@dataclass
+class ToolCallItem:
+    """One card per toolCallId; `tool_call_update` fills in only the fields it sends."""
+
+    tool_call_id: str
+    title: str = ""
+    kind: str | None = None
+    status: str | None = None
+    content: tuple[Any, ...] = ()
+    locations: tuple[Any, ...] = ()
+    raw_input: Any = None
+    raw_output: Any = None
+    id: str = field(default_factory=lambda: _new_id("tool"))
+
+    def merge(self, event: ToolCallEvent) -> None:
+        for name in ("title", "kind", "status", "content", "locations", "raw_input", "raw_output"):
+            value = getattr(event, name)
+            if value is not None:
+                setattr(self, name, value)
+
+
+Item = MessageItem | NoticeItem | ToolCallItem
+
+
+@dataclass
+class SessionState:
+    """Transcript and status of one session. `session_id` is the agent's id once the session exists."""
+
+    session_id: str | None = None
+    agent_status: AgentStatus = AgentStatus.STARTING
+    agent_name: str = ""
+    turn: TurnState = TurnState.IDLE
+    items: list[Item] = field(default_factory=list)
+    plan: tuple[PlanEntry, ...] = ()
+    commands: tuple[Command, ...] = ()
+    current_mode_id: str | None = None
+    config_options: tuple[dict[str, Any], ...] = ()
+    title: str | None = None
+    usage: UsageEvent | None = None
+    auth_methods: tuple[AuthMethod, ...] = ()
+    _tool_calls: dict[str, ToolCallItem] = field(default_factory=dict)
+    _open_message: MessageItem | None = None
+
+    # --- queries ----------------------------------------------------------------------------------------
+
+    @property
+    def display_status(self) -> str:
+        """What the status badge says: the agent's lifecycle, or the turn while the agent is ready."""
+        if self.agent_status is AgentStatus.READY and self.turn is not TurnState.IDLE:
+            return self.turn.value
+        return self.agent_status.value
+
+    @property
+    def can_prompt(self) -> bool:
+        return self.agent_status is AgentStatus.READY and self.turn is TurnState.IDLE
+
+    def item(self, item_id: str) -> Item | None:
+        return next((i for i in self.items if i.id == item_id), None)
+
+    # --- transitions ------------------------------------------------------------------------------------
+
+    def apply(self, event: SessionEvent) -> set[str]:
+        """Apply one event from the agent; return the keys of what changed."""
+        if isinstance(event, MessageChunk):
+            return self._add_chunk(event)
+        if isinstance(event, Notice):
+            return self.add_notice(event)
+        if isinstance(event, ToolCallEvent):
+            return self._tool_call(event)
+        if isinstance(event, PlanEvent):
+            self.plan = event.entries
+            return {PLAN}
+        if isinstance(event, CommandsEvent):
+            self.commands = event.commands
+            return {HEADER}
+        if isinstance(event, ModeEvent):
+            self.current_mode_id = event.current_mode_id
+            return {HEADER}
+        if isinstance(event, ConfigOptionsEvent):
+            self.config_options = event.options
+            return {HEADER}
+        if isinstance(event, SessionInfoEvent):
+            return self._session_info(event)
+        if isinstance(event, UsageEvent):
+            self.usage = event
+            return {HEADER}
+        if isinstance(event, SuggestionsEvent):
+            return set()  # prompt suggestions have their own state; see suggestions.py
+        raise TypeError(f"unhandled event {type(event).__name__}")
+
+    def add_user_message(self, parts: list[ContentPart], *, auto_sent: bool = False) -> set[str]:
+        """Record a prompt the user sent (agents do not echo it back during a live turn)."""
+        item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent)
+        self.items.append(item)
+        self._open_message = None
+        return {item.id}
+
+    def add_notice(self, notice: Notice) -> set[str]:
+        item = NoticeItem(notice=notice)
+        self.items.append(item)
+        self._open_message = None
+        return {item.id}
+
+    def set_agent_status(self, status: AgentStatus) -> set[str]:
+        self.agent_status = status
+        if status is AgentStatus.EXITED:
+            self.turn = TurnState.IDLE
+        return {STATUS}
+
+    def set_turn(self, turn: TurnState) -> set[str]:
+        self.turn = turn
+        if turn is TurnState.IDLE:
+            self._open_message = None
+        return {STATUS}
+
+    def set_auth_methods(self, methods: tuple[AuthMethod, ...]) -> set[str]:
+        self.auth_methods = methods
+        return {AUTH}
+
+    # --- internals --------------------------------------------------------------------------------------
+
+    def _add_chunk(self, chunk: MessageChunk) -> set[str]:
+        item = self._open_message
+        if item is None or item.role != chunk.role or _different_message(item, chunk):
+            item = MessageItem(role=chunk.role, message_id=chunk.message_id)
+            self.items.append(item)
+            self._open_message = item
+        item.add(chunk.content)
+        return {item.id}
+
+    def _tool_call(self, event: ToolCallEvent) -> set[str]:
+        item = self._tool_calls.get(event.tool_call_id)
+        if item is None:
+            item = ToolCallItem(tool_call_id=event.tool_call_id)
+            self._tool_calls[event.tool_call_id] = item
+            self.items.append(item)
+        item.merge(event)
+        self._open_message = None
+        return {item.id}
+
+    def _session_info(self, event: SessionInfoEvent) -> set[str]:
+        if event.title is not None:
+            self.title = event.title
+        return {HEADER}
+
+
+def _different_message(item: MessageItem, chunk: MessageChunk) -> bool:
+    return chunk.message_id is not None and item.message_id is not None and chunk.message_id != item.message_id

@@ -1,0 +1,83 @@
+"""Newline-delimited JSON-RPC over an agent's stdio, for the SDK's message-level `Connection`.
+
+We bring our own transport instead of the SDK's byte-stream one for one reason: a line that is not a
+JSON object must become a visible notice, not a log line nobody reads (and a JSON array, a batch, would
+otherwise kill the SDK's receive loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+GarbageCallback = Callable[[str], None]
+
+
+class NdjsonTransport:
+    """Implements the SDK's `acp._transport.Transport` protocol over a subprocess's pipes."""
+
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_garbage: GarbageCallback
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._on_garbage = on_garbage
+        self._write_lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+        async with self._write_lock:
+            self._writer.write(line.encode("utf-8"))
+            await self._writer.drain()
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The next JSON object from the agent, or None at end of stream. Skips and reports garbage."""
+        while True:
+            line = await self._read_line()
+            if line is None:
+                return None
+            text = line.strip()
+            if not text:
+                continue
+            message = _parse(text)
+            if message is None:
+                self._on_garbage(text.decode("utf-8", errors="replace"))
+                continue
+            return message
+
+    async def close(self) -> None:
+        if self._writer.is_closing():
+            return
+        try:
+            self._writer.write_eof()
+        except (OSError, RuntimeError, AttributeError):
+            pass
+        self._writer.close()
+
+    async def _read_line(self) -> bytes | None:
+        chunks: list[bytes] = []
+        while True:
+            try:
+                chunk = await self._reader.readuntil(b"\n")
+            except asyncio.LimitOverrunError as exc:
+                # Very long lines (large file contents, images) are legal: keep reading.
+                chunks.append(await self._reader.readexactly(exc.consumed))
+                continue
+            except asyncio.IncompleteReadError as exc:
+                chunks.append(exc.partial)
+                data = b"".join(chunks)
+                return data or None
+            except (ConnectionError, OSError):
+                return None
+            chunks.append(chunk)
+            return b"".join(chunks)
+
+
+def _parse(text: bytes) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return value if isinstance(value, dict) else None
