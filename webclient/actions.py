@@ -52,4 +52,6 @@ def parse_action(raw: str) -> BrowserAction:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise BadAction(f"the browser sent a request this server does not understand ({where}: {first['msg']})")
+        raise BadAction(
+            f"the browser sent a request this server does not understand ({where}: {first['msg']})"
+        ) from None

@@ -88,13 +88,15 @@ class AgentConnection:
         assert proc.stdout is not None and proc.stdin is not None
         transport = NdjsonTransport(proc.stdout, proc.stdin, self._on_garbage)
         self._conn = Connection(
-            self._handle, transport, observers=[self._observe]  # type: ignore[arg-type]
+            self._handle,
+            transport,
+            observers=[self._observe],  # type: ignore[arg-type]
         )
         try:
             result = await asyncio.wait_for(
                 self.request("initialize", self._initialize_params), timeout=self._initialize_timeout
             )
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise AgentTimeoutError(
                 f"the agent did not answer initialize within {self._initialize_timeout:g} s"
             ) from None
@@ -175,7 +177,9 @@ class AgentConnection:
     def _on_garbage(self, line: str) -> None:
         preview = line if len(line) <= 200 else line[:200] + "…"
         self._listener.on_notice(
-            Notice(level=NoticeLevel.WARNING, text="the agent wrote a line that is not JSON-RPC", detail=preview)
+            Notice(
+                level=NoticeLevel.WARNING, text="the agent wrote a line that is not JSON-RPC", detail=preview
+            )
         )
 
     async def _exited_error(self) -> AgentExitedError:
@@ -211,7 +215,9 @@ def _agent_info(result: Any) -> AgentInfo:
     for raw in result.get("authMethods") or []:
         if isinstance(raw, dict) and isinstance(raw.get("id"), str):
             methods.append(
-                AuthMethod(id=raw["id"], name=str(raw.get("name") or raw["id"]), description=raw.get("description"))
+                AuthMethod(
+                    id=raw["id"], name=str(raw.get("name") or raw["id"]), description=raw.get("description")
+                )
             )
     version = result.get("protocolVersion")
     return AgentInfo(

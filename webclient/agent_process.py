@@ -15,9 +15,23 @@ from webclient.errors import AgentStartError
 # Lines of JSON can be large (file contents, images); asyncio's default 64 KiB limit is too small.
 STREAM_LIMIT = 16 * 1024 * 1024
 # Variables passed to every agent besides the usual login ones: real agents need their own config.
-INHERITED_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR",
-                 "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "VIRTUAL_ENV",
-                 "PYTHONPATH")
+INHERITED_ENV = (
+    "HOME",
+    "LOGNAME",
+    "PATH",
+    "SHELL",
+    "TERM",
+    "USER",
+    "LANG",
+    "LC_ALL",
+    "TMPDIR",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
+    "XDG_CACHE_HOME",
+    "VIRTUAL_ENV",
+    "PYTHONPATH",
+)
 
 
 class AgentProcess:
@@ -33,7 +47,9 @@ class AgentProcess:
         self._stderr_task: asyncio.Task[None] | None = None
 
     async def start(self, extra_env: Mapping[str, str] | None = None) -> None:
-        env = {k: v for k, v in os.environ.items() if k in INHERITED_ENV or k.startswith(("WEBCLIENT_DEMO_",))}
+        env = {
+            k: v for k, v in os.environ.items() if k in INHERITED_ENV or k.startswith(("WEBCLIENT_DEMO_",))
+        }
         env.update(extra_env or {})
         try:
             self._process = await asyncio.create_subprocess_exec(
@@ -90,7 +106,7 @@ class AgentProcess:
             try:
                 await asyncio.wait_for(proc.wait(), timeout=grace)
                 break
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
         # The agent may have left children behind in its group (codex-acp does); end them too.
         self._signal_group(signal.SIGKILL)

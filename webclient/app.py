@@ -89,7 +89,13 @@ async def _send_frames(socket: WebSocket, sub: Subscriber) -> None:
 
 async def _receive_actions(socket: WebSocket, runtime: Runtime, sub: Subscriber) -> None:
     while True:
-        raw = await socket.receive_text()
+        message = await socket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+        raw = message.get("text")
+        if raw is None:  # a binary frame: receive_text() would raise KeyError and drop the tab
+            _tell(sub, runtime, "the browser sent a binary message; this server only understands text")
+            continue
         try:
             action = parse_action(raw)
         except BadAction as exc:

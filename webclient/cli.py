@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import socket
 import sys
 import threading
@@ -23,7 +24,8 @@ from webclient.settings import Settings
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="webclient",
-        description="Run an ACP agent and use it from your browser. Without --agent, runs the bundled demo agent.",
+        description="Run an ACP agent and use it from your browser. "
+        "Without --agent, runs the bundled demo agent.",
     )
     parser.add_argument("--agent", help='agent command line, e.g. "claude-agent-acp" or "gemini --acp"')
     parser.add_argument("--cwd", help="the agent's working directory (default: the current one)")
@@ -31,7 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, help="port to listen on; 0 picks a free one (default 8765)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument(
-        "--allow-remote", action="store_true", help="allow a non-loopback --host (the token is still required)"
+        "--allow-remote",
+        action="store_true",
+        help="allow a non-loopback --host (the token is still required)",
     )
     parser.add_argument(
         "--no-prompt-suggestions",
@@ -107,8 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     server = uvicorn.Server(config)
     if settings.open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
-    except KeyboardInterrupt:
-        pass
     return 0

@@ -6,7 +6,7 @@ above it (session state, rendering, the web layer) sees only these, never JSON-R
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -57,6 +57,11 @@ class ResourcePart(Model):
 
 
 ContentPart = TextPart | ImagePart | AudioPart | ResourceLinkPart | ResourcePart
+
+# Image types a browser renders without running code (no SVG: it can carry script).
+DISPLAYABLE_IMAGE_TYPES = frozenset(
+    {"image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp"}
+)
 
 
 # --- session updates -----------------------------------------------------------------------------------
@@ -147,7 +152,7 @@ class SuggestionsEvent(Model):
     update: dict[str, Any]
 
 
-class NoticeLevel(str, Enum):
+class NoticeLevel(StrEnum):
     INFO = "info"
     WARNING = "warning"
     ERROR = "error"
@@ -175,7 +180,7 @@ SessionEvent = (
 )
 
 
-class AgentStatus(str, Enum):
+class AgentStatus(StrEnum):
     """The lifecycle of the agent process, as the page shows it."""
 
     STARTING = "starting"

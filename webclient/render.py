@@ -13,11 +13,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from webclient.markdown import render_markdown
+from webclient.models import DISPLAYABLE_IMAGE_TYPES
 from webclient.paths import TEMPLATES_DIR
 from webclient.session import AUTH, HEADER, PLAN, STATUS, Item, SessionState
-
-# Image types a browser renders without running code (no SVG: it can carry script).
-SAFE_IMAGE_MIME = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp"})
 
 
 def _static_url(name: str) -> str:
@@ -33,7 +31,7 @@ def environment() -> Environment:
         lstrip_blocks=False,
     )
     env.filters["markdown"] = render_markdown
-    env.filters["safe_image_mime"] = lambda mime: str(mime).lower() in SAFE_IMAGE_MIME
+    env.filters["safe_image_mime"] = lambda mime: str(mime).lower() in DISPLAYABLE_IMAGE_TYPES
     env.globals["static"] = _static_url
     return env
 

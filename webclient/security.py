@@ -14,26 +14,28 @@ import hmac
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
 
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PUBLIC_PREFIXES = ("/static/", "/favicon.ico")
 
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "media-src 'self' data:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-])
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "media-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 SECURITY_HEADERS = [
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"referrer-policy", b"no-referrer"),
@@ -121,17 +123,19 @@ class SecurityMiddleware:
         if not self.policy.token_ok(query.pop("token")):
             return await _respond(send, 401, "Wrong or expired token: open the address webclient printed.")
         location = scope["path"] + (f"?{urlencode(query)}" if query else "")
-        await send({
-            "type": "http.response.start",
-            "status": 303,
-            "headers": [
-                (b"location", location.encode()),
-                (b"set-cookie", self.policy.set_cookie_header().encode()),
-                (b"cache-control", b"no-store"),
-                (b"content-length", b"0"),
-                *SECURITY_HEADERS,
-            ],
-        })
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 303,
+                "headers": [
+                    (b"location", location.encode()),
+                    (b"set-cookie", self.policy.set_cookie_header().encode()),
+                    (b"cache-control", b"no-store"),
+                    (b"content-length", b"0"),
+                    *SECURITY_HEADERS,
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": b""})
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -159,13 +163,9 @@ def _headers(scope: Scope) -> dict[str, str]:
 def _cookie_value(cookie_header: str | None, name: str) -> str | None:
     if not cookie_header:
         return None
-    jar: SimpleCookie = SimpleCookie()
-    try:
-        jar.load(cookie_header)
-    except Exception:
-        return None
-    morsel = jar.get(name)
-    return morsel.value if morsel is not None else None
+    # Not SimpleCookie: it stops at the first cookie it finds invalid, so any odd cookie another app on
+    # localhost set (cookies ignore the port) would hide ours. This parser reads cookies as browsers do.
+    return cookie_parser(cookie_header).get(name)
 
 
 def _with_security_headers(send: Send) -> Send:
@@ -189,4 +189,3 @@ async def _respond(send: Send, status: int, text: str) -> None:
     ]
     await send({"type": "http.response.start", "status": status, "headers": list(headers)})
     await send({"type": "http.response.body", "body": body})
-

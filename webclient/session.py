@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 from webclient.models import (
@@ -37,7 +37,7 @@ PLAN = "plan"
 AUTH = "auth"
 
 
-class TurnState(str, Enum):
+class TurnState(StrEnum):
     IDLE = "idle"
     WORKING = "working"
     CANCELLING = "cancelling"
@@ -219,10 +219,12 @@ class SessionState:
         return {item.id}
 
     def _session_info(self, event: SessionInfoEvent) -> set[str]:
-        if event.title is not None:
+        if "title" in event.model_fields_set:  # sent as null: the agent cleared it
             self.title = event.title
         return {HEADER}
 
 
 def _different_message(item: MessageItem, chunk: MessageChunk) -> bool:
-    return chunk.message_id is not None and item.message_id is not None and chunk.message_id != item.message_id
+    return (
+        chunk.message_id is not None and item.message_id is not None and chunk.message_id != item.message_id
+    )

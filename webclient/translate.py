@@ -91,15 +91,25 @@ def content_to_wire(part: ContentPart) -> dict[str, Any]:
     if isinstance(part, TextPart):
         return {"type": "text", "text": part.text}
     if isinstance(part, ImagePart):
-        return _without_none({"type": "image", "mimeType": part.mime_type, "data": part.data, "uri": part.uri})
+        return _without_none(
+            {"type": "image", "mimeType": part.mime_type, "data": part.data, "uri": part.uri}
+        )
     if isinstance(part, AudioPart):
         return {"type": "audio", "mimeType": part.mime_type, "data": part.data}
     if isinstance(part, ResourceLinkPart):
         return _without_none(
-            {"type": "resource_link", "name": part.name, "uri": part.uri, "title": part.title,
-             "mimeType": part.mime_type, "size": part.size}
+            {
+                "type": "resource_link",
+                "name": part.name,
+                "uri": part.uri,
+                "title": part.title,
+                "mimeType": part.mime_type,
+                "size": part.size,
+            }
         )
-    resource = _without_none({"uri": part.uri, "mimeType": part.mime_type, "text": part.text, "blob": part.blob})
+    resource = _without_none(
+        {"uri": part.uri, "mimeType": part.mime_type, "text": part.text, "blob": part.blob}
+    )
     return {"type": "resource", "resource": resource}
 
 
@@ -187,11 +197,10 @@ def _config_options(update: dict[str, Any]) -> Sequence[SessionEvent]:
 def _session_info(update: dict[str, Any]) -> Sequence[SessionEvent]:
     model = schema.SessionInfoUpdate.model_validate(update)
     meta = update.get("_meta")
-    return [
-        SessionInfoEvent(
-            title=model.title, updated_at=model.updated_at, meta=meta if isinstance(meta, dict) else None
-        )
-    ]
+    # Partial update: a field left out is unchanged, a null clears it. Pass on only the fields sent,
+    # so the event's `model_fields_set` keeps that difference.
+    sent = {name: getattr(model, name) for name in ("title", "updated_at") if name in model.model_fields_set}
+    return [SessionInfoEvent(**sent, meta=meta if isinstance(meta, dict) else None)]
 
 
 def _usage(update: dict[str, Any]) -> Sequence[SessionEvent]:

@@ -8,6 +8,7 @@ otherwise kill the SDK's receive loop).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -50,10 +51,8 @@ class NdjsonTransport:
     async def close(self) -> None:
         if self._writer.is_closing():
             return
-        try:
+        with contextlib.suppress(OSError, RuntimeError, AttributeError):
             self._writer.write_eof()
-        except (OSError, RuntimeError, AttributeError):
-            pass
         self._writer.close()
 
     async def _read_line(self) -> bytes | None:
@@ -78,6 +77,7 @@ class NdjsonTransport:
 def _parse(text: bytes) -> dict[str, Any] | None:
     try:
         value = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: a deeply nested line ("[[[[…") is garbage too, not a reason to stop reading.
         return None
     return value if isinstance(value, dict) else None

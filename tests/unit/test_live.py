@@ -1,0 +1,197 @@
+"""LiveHub: a snapshot first, then coalesced frames; append for new entries, replace for known ones."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.unit.htmlscan import top_level
+from webclient.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
+from webclient.models import AgentStatus, MessageChunk, TextPart
+from webclient.session import STATUS, SessionState
+
+
+def drain(sub: Subscriber) -> list[str | None]:
+    frames: list[str | None] = []
+    while not sub.frames.empty():
+        frames.append(sub.frames.get_nowait())
+    return frames
+
+
+def agent_says(hub: LiveHub, text: str) -> str:
+    changed = hub.state.apply(MessageChunk(role="agent", content=TextPart(text=text)))
+    hub.mark(changed)
+    (item_id,) = changed
+    return item_id
+
+
+@pytest.fixture
+def hub() -> LiveHub:
+    # A long interval: these tests flush by hand and must not depend on the flusher's timing.
+    return LiveHub(SessionState(), interval=3600)
+
+
+async def test_a_subscriber_first_gets_a_snapshot(hub: LiveHub) -> None:
+    hub.state.set_agent_status(AgentStatus.READY)
+    sub = hub.subscribe()
+    (snapshot,) = drain(sub)
+    assert snapshot is not None
+    assert 'id="transcript"' in snapshot
+    assert 'data-state="ready"' in snapshot
+    assert hub.subscriber_count == 1
+
+
+async def test_many_marks_between_flushes_produce_one_frame(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    for piece in ("one ", "two ", "three ", "four"):
+        agent_says(hub, piece)
+    hub.mark(hub.state.set_agent_status(AgentStatus.READY))
+    hub.flush()
+    frames = drain(sub)
+    assert len(frames) == 1
+    assert "one two three four" in str(frames[0])
+    assert 'data-state="ready"' in str(frames[0])
+    assert hub.frames_sent == 1
+
+
+async def test_a_flush_with_nothing_dirty_sends_nothing(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    hub.flush()
+    hub.mark([])
+    hub.flush()
+    assert drain(sub) == []
+    assert hub.frames_sent == 0
+
+
+async def test_a_new_item_is_appended_for_a_subscriber_that_did_not_know_it(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    item_id = agent_says(hub, "hello")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [r.attrs for r in roots] == [{"hx-swap-oob": "beforeend:#transcript"}]
+    assert f'id="{item_id}"' in str(frame)
+
+
+async def test_a_known_item_is_replaced_by_outerhtml(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = agent_says(hub, "hel")
+    hub.flush()
+    drain(sub)
+    agent_says(hub, "lo")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert "hello" in str(frame)
+
+
+async def test_one_flush_appends_for_one_tab_and_replaces_for_another(hub: LiveHub) -> None:
+    early = hub.subscribe()
+    item_id = agent_says(hub, "first")  # dirty, not yet flushed
+    late = hub.subscribe()  # its snapshot already has the item
+    drain(early)
+    drain(late)
+    hub.flush()
+    (early_frame,) = drain(early)
+    (late_frame,) = drain(late)
+    early_roots = top_level(str(early_frame))
+    late_roots = top_level(str(late_frame))
+    assert [r.attrs.get("hx-swap-oob") for r in early_roots] == ["beforeend:#transcript"]
+    assert f'id="{item_id}"' in str(early_frame)
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in late_roots] == [(item_id, "outerHTML")]
+
+
+async def test_a_subscriber_connecting_after_an_item_exists_gets_it_replaced_not_duplicated(
+    hub: LiveHub,
+) -> None:
+    item_id = agent_says(hub, "streaming")  # dirty, not yet flushed
+    sub = hub.subscribe()
+    (snapshot,) = drain(sub)
+    assert str(snapshot).count(f'id="{item_id}"') == 1
+    agent_says(hub, " on")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert "beforeend" not in str(frame)
+
+
+async def test_items_new_to_a_tab_are_appended_together_in_transcript_order(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    first = agent_says(hub, "a")
+    hub.mark(hub.state.add_user_message([TextPart(text="b")]))
+    third = agent_says(hub, "c")
+    hub.flush()
+    (frame,) = drain(sub)
+    assert len(top_level(str(frame))) == 1
+    assert str(frame).index(f'id="{first}"') < str(frame).index(f'id="{third}"')
+
+
+async def test_region_changes_go_out_as_out_of_band_swaps(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    hub.mark(hub.state.set_agent_status(AgentStatus.EXITED))
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [r.attrs.get("id") for r in roots] == ["agent-status", "composer-actions"]
+    assert all(r.attrs.get("hx-swap-oob") == "outerHTML" for r in roots)
+
+
+async def test_a_slow_subscriber_is_dropped_with_an_end_marker(hub: LiveHub) -> None:
+    slow = hub.subscribe()  # never reads: the snapshot is already one frame in its queue
+    fast = hub.subscribe()
+    for n in range(MAX_QUEUED_FRAMES):
+        drain(fast)
+        hub.mark(hub.state.set_agent_status(AgentStatus.READY if n % 2 else AgentStatus.STARTING))
+        hub.flush()
+    assert slow.dropped
+    assert slow.frames.full()
+    frames = drain(slow)
+    assert frames[-1] is None
+    assert None not in frames[:-1]
+    assert hub.subscriber_count == 1
+    # The fast tab is untouched and keeps receiving.
+    assert not fast.dropped
+    hub.mark({STATUS})
+    hub.flush()
+    assert len(drain(fast)) == 2
+    assert drain(slow) == []
+
+
+async def test_unsubscribed_tabs_get_no_more_frames(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    hub.unsubscribe(sub)
+    agent_says(hub, "x")
+    hub.flush()
+    assert drain(sub) == []
+    assert hub.subscriber_count == 0
+
+
+async def test_the_flusher_task_coalesces_and_stop_ends_every_stream() -> None:
+    hub = LiveHub(SessionState(), interval=0)
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        for piece in ("a", "b", "c"):
+            agent_says(hub, piece)  # no await in between: the flusher cannot run until we yield
+        frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert "abc" in str(frame)
+    finally:
+        await hub.stop()
+    assert drain(sub) == [None]
+    assert hub.subscriber_count == 0
+
+
+async def test_stop_without_start_still_ends_streams(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    await hub.stop()
+    assert drain(sub)[-1] is None
