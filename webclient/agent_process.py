@@ -37,20 +37,27 @@ INHERITED_ENV = (
 class AgentProcess:
     """One running agent. `start` spawns it; `stop` closes stdin, then terminates, then kills its group."""
 
-    def __init__(self, argv: Sequence[str], cwd: Path, stderr_lines: int = 30) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        stderr_lines: int = 30,
+        extra_env: Mapping[str, str] | None = None,
+    ) -> None:
         if not argv:
             raise AgentStartError("empty agent command")
         self.argv = list(argv)
         self.cwd = cwd
+        self._extra_env = dict(extra_env or {})
         self._stderr: deque[str] = deque(maxlen=stderr_lines)
         self._process: asyncio.subprocess.Process | None = None
         self._stderr_task: asyncio.Task[None] | None = None
 
-    async def start(self, extra_env: Mapping[str, str] | None = None) -> None:
+    async def start(self) -> None:
         env = {
             k: v for k, v in os.environ.items() if k in INHERITED_ENV or k.startswith(("WEBCLIENT_DEMO_",))
         }
-        env.update(extra_env or {})
+        env.update(self._extra_env)
         try:
             self._process = await asyncio.create_subprocess_exec(
                 *self.argv,

@@ -76,7 +76,12 @@ class Runtime:
         self._set_status(AgentStatus.STARTING)
         self.state.session_id = None
         agent = AgentConnection(
-            AgentProcess(self.settings.agent_argv, self.settings.cwd, self.settings.stderr_tail_lines),
+            AgentProcess(
+                self.settings.agent_argv,
+                self.settings.cwd,
+                self.settings.stderr_tail_lines,
+                extra_env=self.settings.agent_env,
+            ),
             self,
             initialize_params(
                 prompt_suggestions=self.settings.prompt_suggestions,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import secrets
 import shlex
 import sys
@@ -61,6 +62,16 @@ class Settings(BaseSettings):
     @property
     def uses_demo_agent(self) -> bool:
         return not self.agent.strip()
+
+    @property
+    def agent_env(self) -> dict[str, str]:
+        """Extra environment for the agent: the demo agent must find this very package, even from a
+        source checkout that was never installed and when it runs in another working directory."""
+        if not self.uses_demo_agent:
+            return {}
+        package_parent = str(Path(__file__).resolve().parent.parent)
+        inherited = os.environ.get("PYTHONPATH")
+        return {"PYTHONPATH": package_parent + (os.pathsep + inherited if inherited else "")}
 
     def check_host(self) -> None:
         """Refuse a non-loopback bind address unless `allow_remote` was given explicitly."""

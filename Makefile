@@ -1,0 +1,37 @@
+# Two commands do all setup on a fresh machine:
+#   make run   installs webclient into .venv and runs it with the bundled demo agent
+#   make test  installs everything (and Debian's chromium if no browser is found) and runs every test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+ARGS ?=
+
+.PHONY: run test install install-dev browser lint typecheck bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+
+install-dev: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+
+run: install
+	$(BIN)/webclient $(ARGS)
+
+browser:
+	@scripts/ensure-browser
+
+test: install-dev browser
+	$(BIN)/python -m pytest $(ARGS)
+
+lint: install-dev
+	$(BIN)/ruff check .
+
+typecheck: install-dev
+	$(BIN)/mypy webclient
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info e2e/artifacts
