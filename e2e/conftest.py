@@ -66,10 +66,13 @@ def e2e_workspace(tmp_path: Path) -> Path:
     (root / "src").mkdir(parents=True)
     (root / "README.md").write_text("# Shop\n\nA tiny shop service used in the webclient demo.\n")
     (root / "src" / "cart.py").write_text(
-        '"""Shopping cart."""\n\n\nclass Cart:\n    def __init__(self) -> None:\n        self.items: list[str] = []\n\n'
+        '"""Shopping cart."""\n\n\nclass Cart:\n'
+        "    def __init__(self) -> None:\n        self.items: list[str] = []\n\n"
         "    def add(self, item: str) -> None:\n        self.items.append(item)\n"
     )
-    (root / "src" / "pricing.py").write_text('"""Prices."""\n\n\ndef total(prices: list[float]) -> float:\n    return sum(prices)\n')
+    (root / "src" / "pricing.py").write_text(
+        '"""Prices."""\n\n\ndef total(prices: list[float]) -> float:\n    return sum(prices)\n'
+    )
     (root / "pyproject.toml").write_text('[project]\nname = "shop"\nversion = "1.0"\n')
     return root
 

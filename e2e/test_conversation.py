@@ -57,7 +57,9 @@ def test_reload_in_the_middle_of_an_answer_shows_the_whole_transcript(page: Page
     page.reload()
     expect(page.locator('[data-testid="message"][data-role="user"]')).to_contain_text("count to 12")
     # The answer goes on streaming into the reloaded page and ends complete.
-    expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("12", timeout=20_000)
+    expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text(
+        "12", timeout=20_000
+    )
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
 
 
@@ -74,9 +76,13 @@ def test_cancel_stops_a_running_turn(page: Page, server: LiveServer) -> None:
     expect(page.get_by_test_id("cancel")).to_have_count(0)
 
 
-def test_hostile_page_loads_no_inline_script_and_sends_security_headers(page: Page, server: LiveServer) -> None:
+def test_hostile_page_loads_no_inline_script_and_sends_security_headers(
+    page: Page, server: LiveServer
+) -> None:
     violations: list[str] = []
-    page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+    page.on(
+        "console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None
+    )
     response = page.goto(server.url)
     assert response is not None
     final = page.request.get(server.base + "/")

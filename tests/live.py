@@ -135,7 +135,7 @@ class Tab:
                 raise AssertionError(f"timed out; received so far:\n{self.html[-4000:]}")
             try:
                 frame = await asyncio.wait_for(self.socket.recv(), timeout=remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             self.frames.append(frame)
         return self.html
