@@ -22,6 +22,15 @@ class PromptAction(_Action):
     text: Annotated[str, Field(max_length=MAX_PROMPT_CHARS)]
 
 
+class SuggestionAction(_Action):
+    """Send suggestion `index` of the list numbered `generation`; `auto` marks an auto-send."""
+
+    action: Literal["suggestion"]
+    generation: Annotated[int, Field(ge=0)]
+    index: Annotated[int, Field(ge=0)]
+    auto: bool = False
+
+
 class CancelAction(_Action):
     action: Literal["cancel"]
 
@@ -36,7 +45,8 @@ class AuthenticateAction(_Action):
 
 
 BrowserAction = Annotated[
-    PromptAction | CancelAction | RestartAction | AuthenticateAction, Field(discriminator="action")
+    PromptAction | SuggestionAction | CancelAction | RestartAction | AuthenticateAction,
+    Field(discriminator="action"),
 ]
 _ADAPTER: TypeAdapter[BrowserAction] = TypeAdapter(BrowserAction)
 

@@ -13,11 +13,12 @@ from markupsafe import Markup
 
 from webclient import render
 from webclient.actions import (
-    AuthenticateAction,
     BadAction,
+    BrowserAction,
     CancelAction,
     PromptAction,
     RestartAction,
+    SuggestionAction,
     parse_action,
 )
 from webclient.live import Subscriber
@@ -106,13 +107,13 @@ async def _receive_actions(socket: WebSocket, runtime: Runtime, sub: Subscriber)
             _tell(sub, runtime, error)
 
 
-async def _dispatch(
-    runtime: Runtime, action: PromptAction | CancelAction | RestartAction | AuthenticateAction
-) -> str | None:
+async def _dispatch(runtime: Runtime, action: BrowserAction) -> str | None:
     if isinstance(action, PromptAction):
         if not action.text.strip():
             return "an empty prompt was not sent"
         return runtime.submit_prompt([TextPart(text=action.text)])
+    if isinstance(action, SuggestionAction):
+        return runtime.send_suggestion(action.generation, action.index, auto_sent=action.auto)
     if isinstance(action, CancelAction):
         return await runtime.cancel()
     if isinstance(action, RestartAction):

@@ -80,6 +80,15 @@ class LiveHub:
         self._subscribers.add(sub)
         return sub
 
+    def resync(self) -> None:
+        """The state was replaced wholesale: every tab gets a fresh snapshot instead of deltas."""
+        self._dirty.clear()
+        frame = render.snapshot(self.state)
+        known = {entry.id for entry in self.state.items}
+        for sub in list(self._subscribers):
+            sub.push(frame)
+            sub.known_items = set(known)
+
     def unsubscribe(self, sub: Subscriber) -> None:
         self._subscribers.discard(sub)
 

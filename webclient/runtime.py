@@ -14,7 +14,7 @@ from typing import Any
 
 from webclient.agent_connection import AUTH_REQUIRED, AgentConnection, AgentInfo
 from webclient.agent_process import AgentProcess
-from webclient.capabilities import initialize_params
+from webclient.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params
 from webclient.errors import (
     AgentError,
     AgentExitedError,
@@ -22,12 +22,24 @@ from webclient.errors import (
     describe_exit,
 )
 from webclient.live import LiveHub
-from webclient.models import AgentStatus, ContentPart, Notice, NoticeLevel
+from webclient.models import (
+    AgentStatus,
+    ContentPart,
+    Notice,
+    NoticeLevel,
+    SessionEvent,
+    SessionInfoEvent,
+    SuggestionsEvent,
+)
 from webclient.session import HEADER, SessionState, TurnState
 from webclient.settings import Settings
+from webclient.suggestions import Outcome, SuggestionLedger, SuggestionPolicy, allowed_types
 from webclient.translate import Translation, content_to_wire
 
 WIRE_LOG_SIZE = 2000
+# How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
+# earlier list stale: real agents send them shortly after the prompt response (claude-agent-acp ~60 ms).
+SUGGESTION_GRACE_SECONDS = 1.5
 
 
 class Runtime:
@@ -44,6 +56,9 @@ class Runtime:
         self._auth_choice: asyncio.Future[str] | None = None
         self._opening_session = False
         self._early_updates: list[Translation] = []
+        self._grace: asyncio.Task[None] | None = None
+        self._closing = False
+        self.ledger = SuggestionLedger(SuggestionPolicy(advertised=False, allowed=frozenset()))
 
     # --- lifecycle --------------------------------------------------------------------------------------
 
@@ -52,7 +67,8 @@ class Runtime:
         self._lifecycle = asyncio.create_task(self._run_agent(), name="agent-lifecycle")
 
     async def shutdown(self) -> None:
-        for task in (self._turn, self._lifecycle):
+        self._closing = True
+        for task in (self._turn, self._grace, self._lifecycle):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -93,6 +109,7 @@ class Runtime:
         try:
             info = await agent.start()
             self._announce(info)
+            self._negotiate_suggestions(info)
             await self._open_session(agent, info)
         except AgentError as exc:
             self._report_failure(exc)
@@ -107,6 +124,12 @@ class Runtime:
         self._report_failure(AgentExitedError(code, agent.process.stderr_tail()))
         await agent.stop()
         self._set_status(AgentStatus.EXITED)
+
+    def _negotiate_suggestions(self, info: AgentInfo) -> None:
+        advertised = self.settings.prompt_suggestions
+        offer = SUGGESTION_CONTENT_TYPES if advertised else None
+        policy = SuggestionPolicy(advertised, allowed_types(offer, info.prompt_capabilities))
+        self.ledger = SuggestionLedger(policy)
 
     def _announce(self, info: AgentInfo) -> None:
         self.state.agent_name = info.display_name + (f" {info.version}" if info.version else "")
@@ -160,17 +183,40 @@ class Runtime:
 
     # --- turns ------------------------------------------------------------------------------------------
 
-    def submit_prompt(self, parts: list[ContentPart], *, auto_sent: bool = False) -> str | None:
-        """Start a turn with this prompt; returns an error message when the session cannot take one."""
+    def submit_prompt(
+        self,
+        parts: list[ContentPart],
+        *,
+        wire: list[dict[str, Any]] | None = None,
+        auto_sent: bool = False,
+    ) -> str | None:
+        """Start a turn with this prompt; returns an error message when the session cannot take one.
+
+        `wire` overrides the blocks sent (a chosen suggestion goes out exactly as the agent sent it).
+        """
         if not self.state.can_prompt or self._agent is None or self.state.session_id is None:
             return f"the agent cannot take a prompt now ({self.state.display_status})"
         if not parts:
             return "an empty prompt was not sent"
         self.hub.mark(self.state.add_user_message(parts, auto_sent=auto_sent))
         self.hub.mark(self.state.set_turn(TurnState.WORKING))
-        blocks = [content_to_wire(part) for part in parts]
+        self.ledger.prompt_accepted()
+        if self._grace is not None:
+            self._grace.cancel()
+        blocks = wire if wire is not None else [content_to_wire(part) for part in parts]
         self._turn = asyncio.create_task(self._run_turn(self._agent, self.state.session_id, blocks))
         return None
+
+    def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
+        """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""
+        if generation != self.state.suggestions_generation:
+            return "that suggestion was replaced before it could be sent; nothing was sent"
+        if not 0 <= index < len(self.state.suggestions):
+            return "no such suggestion; nothing was sent"
+        chosen = self.state.suggestions[index]
+        return self.submit_prompt(
+            list(chosen.parts), wire=[dict(b) for b in chosen.wire], auto_sent=auto_sent
+        )
 
     async def _run_turn(self, agent: AgentConnection, session_id: str, blocks: list[dict[str, Any]]) -> None:
         try:
@@ -183,6 +229,13 @@ class Runtime:
             self._notice(NoticeLevel.ERROR, str(exc), _detail(exc))
         finally:
             self.hub.mark(self.state.set_turn(TurnState.IDLE))
+            if not self._closing:
+                self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
+
+    async def _check_withdrawal(self) -> None:
+        await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
+        for text in self.ledger.turn_settled():
+            self._notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
 
     async def cancel(self) -> str | None:
         """Ask the agent to stop the running turn (`session/cancel`)."""
@@ -208,7 +261,21 @@ class Runtime:
             )
             return
         for event in translation.events:
-            self.hub.mark(self.state.apply(event))
+            self._apply(event)
+
+    def _apply(self, event: SessionEvent) -> None:
+        if isinstance(event, SuggestionsEvent):
+            self._offer(self.ledger.receive(event.update))
+            return
+        self.hub.mark(self.state.apply(event))
+        if isinstance(event, SessionInfoEvent) and event.meta:
+            self._offer(self.ledger.receive_legacy(event.meta))
+
+    def _offer(self, outcome: Outcome) -> None:
+        for text in outcome.notices:
+            self._notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
+        if outcome.offered is not None:
+            self.hub.mark(self.state.set_suggestions(outcome.offered))
 
     def on_notice(self, notice: Notice) -> None:
         self.hub.mark(self.state.add_notice(notice))

@@ -30,11 +30,13 @@ from webclient.models import (
     ToolCallEvent,
     UsageEvent,
 )
+from webclient.suggestions import Suggestion
 
 STATUS = "status"
 HEADER = "header"
 PLAN = "plan"
 AUTH = "auth"
+SUGGESTIONS = "suggestions"
 
 
 class TurnState(StrEnum):
@@ -118,6 +120,10 @@ class SessionState:
     title: str | None = None
     usage: UsageEvent | None = None
     auth_methods: tuple[AuthMethod, ...] = ()
+    # The list on offer, and a counter that changes with every replacement: the browser names the list
+    # it acted on, so a choice made on a list that was replaced meanwhile is refused, never misapplied.
+    suggestions: tuple[Suggestion, ...] = ()
+    suggestions_generation: int = 0
     _tool_calls: dict[str, ToolCallItem] = field(default_factory=dict)
     _open_message: MessageItem | None = None
 
@@ -165,15 +171,44 @@ class SessionState:
             self.usage = event
             return {HEADER}
         if isinstance(event, SuggestionsEvent):
-            return set()  # prompt suggestions have their own state; see suggestions.py
+            return set()  # validated against the negotiated capabilities first: see set_suggestions
         raise TypeError(f"unhandled event {type(event).__name__}")
 
     def add_user_message(self, parts: list[ContentPart], *, auto_sent: bool = False) -> set[str]:
-        """Record a prompt the user sent (agents do not echo it back during a live turn)."""
+        """Record a prompt the user sent (agents do not echo it back during a live turn).
+
+        Sending stops offering the current suggestions: they were predicted for the conversation
+        before this prompt.
+        """
         item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent)
         self.items.append(item)
         self._open_message = None
-        return {item.id}
+        return {item.id} | self.set_suggestions(())
+
+    def reset_conversation(self, session_id: str) -> None:
+        """Start over for another session (a load): empty transcript, plan and suggestions."""
+        self.session_id = session_id
+        self.items = []
+        self.plan = ()
+        self.title = None
+        self.usage = None
+        self._tool_calls = {}
+        self._open_message = None
+        self.suggestions = ()
+        self.suggestions_generation += 1
+
+    def close_open_message(self) -> set[str]:
+        """The next chunk starts a new message (a replay ended, or another speaker took over)."""
+        self._open_message = None
+        return set()
+
+    def set_suggestions(self, suggestions: tuple[Suggestion, ...]) -> set[str]:
+        """Replace the list on offer (an empty tuple offers nothing)."""
+        if not suggestions and not self.suggestions:
+            return set()
+        self.suggestions = suggestions
+        self.suggestions_generation += 1
+        return {SUGGESTIONS}
 
     def add_notice(self, notice: Notice) -> set[str]:
         item = NoticeItem(notice=notice)
