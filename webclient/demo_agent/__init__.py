@@ -1,0 +1,17 @@
+"""The bundled demo agent: a real, offline, deterministic ACP v1 agent.
+
+Run it as a subprocess speaking JSON-RPC (ndjson) over stdio::
+
+    python -m webclient.demo_agent
+
+It answers from the session's working directory (list, show and explain files, count slowly so cancel can
+be tried) and is the reference Agent for the prompt-suggestions RFD: it sends ``prompt_suggestions_update``
+only to clients that advertise ``clientCapabilities.session.promptSuggestions``, and its ``/suggest*``
+commands send exactly what a client test asks for.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

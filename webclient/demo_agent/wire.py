@@ -1,0 +1,99 @@
+"""Connection plumbing: stdio JSON-RPC (ndjson) through the SDK's ``Connection``, built by hand.
+
+Why not ``AgentSideConnection``: its ``session_update`` accepts only the SDK's typed updates (the closed
+union has no ``prompt_suggestions_update``), and its validated ``initialize`` params have already lost
+``clientCapabilities.session.promptSuggestions``. So the agent gets the SDK's router for every request,
+but the raw initialize params and a raw ``session/update`` sender.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import logging
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, cast
+
+from acp.agent.router import build_agent_router
+from acp.connection import Connection, JsonValue, MethodHandler
+from acp.interfaces import Agent
+from acp.meta import AGENT_METHODS, CLIENT_METHODS
+from acp.stdio import stdio_streams
+
+from .agent import DemoAgent
+from .blocks import JsonDict
+from .config import Settings
+from .store import SessionStore
+
+__all__ = ["ConnectionSink", "RawInitializeRecorder", "main", "serve"]
+
+LOG_LEVEL_ENV = "WEBCLIENT_DEMO_LOG_LEVEL"
+
+
+class RawInitializeRecorder:
+    """A JSON-RPC method handler that shows the raw ``initialize`` params to ``record`` first.
+
+    Chosen over a Connection observer because it sees exactly the params of the request being handled,
+    immediately before the SDK router validates them (and drops unknown fields) and calls
+    ``Agent.initialize``; an observer would also deep-copy every other message of the session.
+    """
+
+    def __init__(self, inner: MethodHandler, record: Callable[[Any], None]) -> None:
+        self._inner = inner
+        self._record = record
+
+    async def __call__(
+        self, method: str, params: JsonValue | None, is_notification: bool
+    ) -> JsonValue | None:
+        if method == AGENT_METHODS["initialize"] and not is_notification:
+            self._record(copy.deepcopy(params))
+        return await self._inner(method, params, is_notification)
+
+
+class ConnectionSink:
+    """Sends ``session/update`` as a raw notification; bound to the connection once it exists."""
+
+    def __init__(self) -> None:
+        self._conn: Connection | None = None
+
+    def bind(self, conn: Connection) -> None:
+        self._conn = conn
+
+    async def session_update(self, session_id: str, update: JsonDict) -> None:
+        if self._conn is None:
+            raise ConnectionError("session/update before the connection was bound")
+        params = {"sessionId": session_id, "update": update}
+        await self._conn.send_notification(CLIENT_METHODS["session_update"], params)
+
+
+async def serve(settings: Settings) -> None:
+    """Serve one client on stdin/stdout until stdin closes."""
+    reader, writer = await stdio_streams()
+    sink = ConnectionSink()
+    agent = DemoAgent(settings, sink, SessionStore(settings.state_dir / "sessions"))
+    # The router looks methods up by name; the ones DemoAgent lacks (authenticate, set_mode, ...) answer
+    # "method not found", so it need not implement the whole Agent protocol.
+    router = build_agent_router(cast(Agent, agent))
+    handler = RawInitializeRecorder(router, agent.record_initialize_params)
+    # listening=False: main_loop() below is then the only reader and returns when stdin reaches EOF.
+    conn = Connection(handler, writer, reader, listening=False)
+    sink.bind(conn)
+    try:
+        await conn.main_loop()
+    finally:
+        await agent.close()
+        await conn.close()
+        writer.close()
+
+
+def main() -> None:
+    """``python -m webclient.demo_agent``: logs go to stderr, stdout carries only JSON-RPC."""
+    level = os.environ.get(LOG_LEVEL_ENV, "WARNING").upper()
+    logging.basicConfig(
+        stream=sys.stderr, level=level, format="demo-agent %(levelname)s %(name)s: %(message)s"
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(Settings.from_env()))
