@@ -209,8 +209,8 @@ class _ClientRequests:
 def _agent_info(result: Any) -> AgentInfo:
     if not isinstance(result, dict):
         raise AgentRequestError("initialize", -32603, "the agent's answer is not an object")
-    info = result.get("agentInfo") if isinstance(result.get("agentInfo"), dict) else {}
-    caps = result.get("agentCapabilities") if isinstance(result.get("agentCapabilities"), dict) else {}
+    info = _object(result.get("agentInfo"))
+    caps = _object(result.get("agentCapabilities"))
     methods = []
     for raw in result.get("authMethods") or []:
         if isinstance(raw, dict) and isinstance(raw.get("id"), str):
@@ -228,3 +228,7 @@ def _agent_info(result: Any) -> AgentInfo:
         capabilities=caps,
         auth_methods=tuple(methods),
     )
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

@@ -14,6 +14,7 @@ from webclient.errors import AgentStartError
 
 # Lines of JSON can be large (file contents, images); asyncio's default 64 KiB limit is too small.
 STREAM_LIMIT = 16 * 1024 * 1024
+EXIT_POLL_INTERVAL = 0.05
 # Variables passed to every agent besides the usual login ones: real agents need their own config.
 INHERITED_ENV = (
     "HOME",
@@ -93,7 +94,7 @@ class AgentProcess:
 
     async def wait(self) -> int:
         """Wait for the process to end; return its exit code after stderr has been read to the end."""
-        code = await self.process.wait()
+        code = await self._exited()
         if self._stderr_task is not None:
             with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._stderr_task), timeout=1.0)
@@ -111,16 +112,29 @@ class AgentProcess:
             if sig is not None:
                 self._signal_group(sig)
             try:
-                await asyncio.wait_for(proc.wait(), timeout=grace)
+                await asyncio.wait_for(self._exited(), timeout=grace)
                 break
             except TimeoutError:
                 continue
         # The agent may have left children behind in its group (codex-acp does); end them too.
         self._signal_group(signal.SIGKILL)
+        with contextlib.suppress(TimeoutError):  # now the pipes close: let asyncio finish the transport
+            await asyncio.wait_for(proc.wait(), timeout=grace)
         if self._stderr_task is not None:
             self._stderr_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._stderr_task
+
+    async def _exited(self) -> int:
+        """The exit code, as soon as the agent itself has exited.
+
+        Not `process.wait()`: (on Python 3.11) it also waits until every pipe is closed, and a child the
+        agent started that inherited its stdout or stderr keeps them open long after the agent died.
+        """
+        proc = self.process
+        while proc.returncode is None:
+            await asyncio.sleep(EXIT_POLL_INTERVAL)
+        return proc.returncode
 
     def _signal_group(self, sig: signal.Signals) -> None:
         if self._process is None:

@@ -42,9 +42,34 @@ def say(session_id: str, text: str) -> None:
 
 
 def initialize_result(**extra: Any) -> dict[str, Any]:
-    return {"protocolVersion": 1, "agentInfo": {"name": "scripted", "version": "0"},
-            "agentCapabilities": {"promptCapabilities": {}}, "authMethods": [], **extra}
+    return {
+        "protocolVersion": 1,
+        "agentInfo": {"name": "scripted", "version": "0"},
+        "agentCapabilities": {"promptCapabilities": {}},
+        "authMethods": [],
+        **extra,
+    }
 
 
 def prompt_text(request: dict[str, Any]) -> str:
     return "".join(b.get("text", "") for b in request["params"]["prompt"] if b.get("type") == "text")
+
+
+def request(request_id: str | int, method: str, params: dict[str, Any]) -> None:
+    """Send a request to the client (the agent side of `session/request_permission` and friends)."""
+    write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+
+
+def record_pid(path: str | None, *pids: int) -> None:
+    """Write this process's pid (and any others given) to `path`, so a test can check they are reaped."""
+    if path:
+        import os
+
+        with open(path + ".tmp", "w") as f:
+            f.write(" ".join(str(p) for p in (os.getpid(), *pids)))
+        os.replace(path + ".tmp", path)  # atomic: a reader never sees half the pids
+
+
+def stderr(*lines: str) -> None:
+    sys.stderr.write("".join(line + "\n" for line in lines))
+    sys.stderr.flush()

@@ -1,0 +1,199 @@
+"""Helpers for the integration tests: read what a tab received, poll with deadlines, watch processes."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+from tests.live import AGENTS
+
+# Elements without an end tag: they must not count towards nesting depth.
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+)
+_WATCHED = frozenset({"notice", "message", "agent-status", "auth", "auth-method"})
+
+
+def agent_argv(name: str, *args: str) -> list[str]:
+    """The argv of a scripted agent in tests/agents/."""
+    return [sys.executable, str(AGENTS / f"{name}.py"), *args]
+
+
+@dataclass
+class Element:
+    testid: str
+    attrs: dict[str, str]
+    text: str = ""
+
+
+@dataclass
+class Page:
+    """What a tab shows after applying every frame it received, read from the accumulated HTML.
+
+    Frames are out-of-band swaps by element id, so the last occurrence of an id is its current markup.
+    """
+
+    elements: list[Element] = field(default_factory=list)
+
+    @classmethod
+    def parse(cls, html: str) -> Page:
+        parser = _Collector()
+        parser.feed(html)
+        parser.close()
+        return cls(parser.found)
+
+    def _latest(self, testid: str) -> dict[str, Element]:
+        latest: dict[str, Element] = {}
+        for element in self.elements:
+            if element.testid == testid:
+                latest[element.attrs.get("id", str(len(latest)))] = element
+        return latest
+
+    @property
+    def status(self) -> str | None:
+        states = [e.attrs.get("data-state") for e in self.elements if e.testid == "agent-status"]
+        return states[-1] if states else None
+
+    @property
+    def auth_methods(self) -> list[tuple[str, str]]:
+        """(method id, label) of each sign-in choice the auth region currently offers."""
+        regions = [i for i, e in enumerate(self.elements) if e.testid == "auth"]
+        if not regions:
+            return []
+        inside = self.elements[regions[-1] + 1 :]
+        methods = [e for e in inside if e.testid == "auth-method"]
+        return [(e.attrs.get("data-method-id", ""), e.text.strip()) for e in methods]
+
+    @property
+    def notices(self) -> list[str]:
+        """The text (and detail) of each distinct notice, in order of appearance."""
+        return [e.text for e in self._latest("notice").values()]
+
+    def notices_with(self, text: str) -> list[str]:
+        return [n for n in self.notices if text in n]
+
+    @property
+    def messages(self) -> list[tuple[str, str]]:
+        """(role, text) of each transcript message, in order, with its latest text."""
+        return [(e.attrs.get("data-role", ""), e.text.strip()) for e in self._latest("message").values()]
+
+    def texts(self, role: str) -> list[str]:
+        return [text for r, text in self.messages if r == role]
+
+    @property
+    def agent_text(self) -> str:
+        return "\n".join(self.texts("agent"))
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[Element] = []
+        self._open: list[tuple[Element, int]] = []  # watched elements still open, with their depth
+        self._depth = 0
+        self._skip_from: int | None = None  # depth of a message's "who" label, whose text is not content
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        if tag in _VOID:
+            if values.get("data-testid") in _WATCHED:
+                self.found.append(Element(values["data-testid"], values))
+            return
+        self._depth += 1
+        if self._skip_from is None and (tag == "summary" or "who" in values.get("class", "").split()):
+            self._skip_from = self._depth
+        if values.get("data-testid") in _WATCHED:
+            element = Element(values["data-testid"], values)
+            self.found.append(element)
+            self._open.append((element, self._depth))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID:
+            return
+        if self._open and self._open[-1][1] == self._depth:
+            self._open.pop()
+        if self._skip_from == self._depth:
+            self._skip_from = None
+        self._depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._skip_from is not None:
+            return
+        for element, _ in self._open:
+            element.text += data
+
+
+def turn_finished(prompt: str) -> Callable[[str], bool]:
+    """A `Tab.wait_for` predicate: the prompt is in the transcript and the agent is ready again.
+
+    The user message and the "working" status are marked together, so a frame that carries the message
+    never carries the stale "ready" from before the turn.
+    """
+
+    def check(html: str) -> bool:
+        page = Page.parse(html)
+        return prompt in page.texts("user") and page.status == "ready"
+
+    return check
+
+
+def status_is(status: str) -> Callable[[str], bool]:
+    """A `Tab.wait_for` predicate: the status badge now says `status`."""
+    return lambda html: Page.parse(html).status == status
+
+
+def has_notice(text: str) -> Callable[[str], bool]:
+    """A `Tab.wait_for` predicate: a notice containing `text` is shown."""
+    return lambda html: bool(Page.parse(html).notices_with(text))
+
+
+async def eventually(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
+    """Poll `predicate` until it holds; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def pid_alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie waiting to be reaped by someone else."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    state = stat.rsplit(")", 1)[1].split()[0]
+    return state not in ("Z", "X")
+
+
+def reaped(pid: int) -> bool:
+    """True once the process is gone for good: exited and waited for by its parent (no zombie left)."""
+    return not Path(f"/proc/{pid}").exists()
+
+
+def children_of(pid: int) -> list[int]:
+    """The pids whose parent is `pid` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+async def read_pids(path: Path, count: int, timeout: float = 10.0) -> list[int]:
+    """The pids a scripted agent wrote to `path`, once it wrote all `count` of them."""
+
+    def ready() -> bool:
+        return path.exists() and len(path.read_text().split()) == count
+
+    await eventually(ready, timeout, f"{count} pid(s) in {path}")
+    return [int(p) for p in path.read_text().split()]

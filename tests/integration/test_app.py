@@ -1,0 +1,104 @@
+"""The web layer of a live server: what a tab may send, and what stopping the server does to the agent."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.integration.conftest import Serve
+from tests.integration.support import (
+    Page,
+    eventually,
+    has_notice,
+    pid_alive,
+    read_pids,
+    status_is,
+    turn_finished,
+)
+from tests.live import LiveServer, open_tab
+
+BAD_ACTIONS = {
+    "not JSON": ("this is not json", "does not understand"),
+    "JSON that is not an object": ("[1, 2, 3]", "does not understand"),
+    "unknown action": (json.dumps({"action": "launch_missiles"}), "does not understand"),
+    "prompt without text": (json.dumps({"action": "prompt"}), "does not understand"),
+    "empty prompt": (json.dumps({"action": "prompt", "text": "  \n "}), "an empty prompt was not sent"),
+    "cancel while idle": (json.dumps({"action": "cancel"}), "nothing to cancel"),
+    "sign-in nobody asked for": (
+        json.dumps({"action": "authenticate", "method_id": "api-key"}),
+        "the agent is not waiting for a sign-in",
+    ),
+    "binary frame": (b'{"action": "prompt", "text": "hi"}', "only understands text"),
+}
+
+
+@pytest.mark.parametrize("raw, shown", BAD_ACTIONS.values(), ids=BAD_ACTIONS.keys())
+async def test_a_bad_action_gets_a_notice_in_that_tab_only_and_changes_nothing(
+    serve: Serve, raw: str | bytes, shown: str
+) -> None:
+    server = serve("echo_agent")
+    sender, other = await open_tab(server), await open_tab(server)
+    for tab in (sender, other):
+        await tab.wait_for(status_is("ready"))
+
+    await sender.socket.send(raw)
+    await sender.wait_for(has_notice(shown))
+    # The tab is still connected and the session still works: a real prompt goes through.
+    await sender.send(action="prompt", text="still fine?")
+    for tab in (sender, other):
+        await tab.wait_for(turn_finished("still fine?"))
+
+    assert Page.parse(other.html).notices == []
+    fresh = Page.parse(await _snapshot(server))
+    assert fresh.notices == []  # the notice was never part of the shared transcript
+    assert fresh.messages == [("user", "still fine?"), ("agent", "You said: still fine?")]
+
+
+async def test_a_prompt_while_the_agent_is_working_is_refused_in_that_tab_only(
+    serve: Serve, tmp_path: Path
+) -> None:
+    gate = tmp_path / "gate"
+    server = serve("gated_stream", str(gate))
+    sender, other = await open_tab(server), await open_tab(server)
+    for tab in (sender, other):
+        await tab.wait_for(status_is("ready"))
+    await sender.send(action="prompt", text="the first prompt")
+    await sender.wait_for(lambda html: "first half" in Page.parse(html).agent_text)
+
+    await sender.send(action="prompt", text="a second prompt too early")
+    await sender.wait_for(has_notice("cannot take a prompt now (working)"))
+    gate.touch()
+    for tab in (sender, other):
+        await tab.wait_for(turn_finished("the first prompt"))
+
+    assert Page.parse(other.html).notices == []
+    for page in (Page.parse(sender.html), Page.parse(other.html), Page.parse(await _snapshot(server))):
+        assert page.texts("user") == ["the first prompt"]
+        assert page.texts("agent") == ["first half, second half."]
+
+
+async def test_stopping_the_server_kills_the_agent_and_its_children(serve: Serve, tmp_path: Path) -> None:
+    pid_file = tmp_path / "pids"
+    server = serve("spawns_child", str(pid_file))
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    agent_pid, child_pid = await read_pids(pid_file, 2)
+    assert pid_alive(agent_pid) and pid_alive(child_pid)
+
+    server.process.terminate()
+    # uvicorn shuts down gracefully, then re-raises the SIGTERM it caught.
+    assert server.process.wait(timeout=15) in (0, -signal.SIGTERM)
+
+    await eventually(lambda: not (pid_alive(agent_pid) or pid_alive(child_pid)), 5.0, "agent and child gone")
+
+
+async def _snapshot(server: LiveServer) -> str:
+    """The first frame a newly connected tab receives: the full state of the session."""
+    tab = await open_tab(server)
+    try:
+        return await tab.wait_for(lambda html: bool(html))
+    finally:
+        await tab.close()
