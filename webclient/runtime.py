@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 from collections import deque
 from typing import Any
 
@@ -31,7 +32,7 @@ from webclient.models import (
     SessionInfoEvent,
     SuggestionsEvent,
 )
-from webclient.session import HEADER, SessionState, TurnState
+from webclient.session import HEADER, STATUS, SessionState, TurnState
 from webclient.settings import Settings
 from webclient.suggestions import Outcome, SuggestionLedger, SuggestionPolicy, allowed_types
 from webclient.translate import Translation, content_to_wire
@@ -145,6 +146,8 @@ class Runtime:
         try:
             result = await self._new_session_with_auth(agent, info)
             self.state.session_id = result["sessionId"]
+            # A session starts with an empty list: a restart must not keep offering the old session's.
+            self.hub.mark(self.state.set_suggestions(()))
         finally:
             self._opening_session = False
             early, self._early_updates = self._early_updates, []
@@ -157,19 +160,29 @@ class Runtime:
         except AgentRequestError as exc:
             if exc.code != AUTH_REQUIRED or not info.auth_methods:
                 raise
-        method_id = await self._choose_auth_method(info)
+        method_id = await self._choose_auth_method(agent, info)
         await agent.authenticate(method_id)
         return await agent.new_session(self.settings.cwd)
 
-    async def _choose_auth_method(self, info: AgentInfo) -> str:
+    async def _choose_auth_method(self, agent: AgentConnection, info: AgentInfo) -> str:
         if len(info.auth_methods) == 1:
             return info.auth_methods[0].id
-        self._auth_choice = asyncio.get_running_loop().create_future()
+        choice: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._auth_choice = choice
         self.hub.mark(self.state.set_auth_methods(info.auth_methods))
         self._set_status(AgentStatus.AUTH_REQUIRED)
+        # Wait for the user, unless the agent dies first: then report that, not a sign-in nobody can finish.
+        exited = asyncio.ensure_future(agent.wait_exit())
         try:
-            return await self._auth_choice
+            either: set[asyncio.Future[Any]] = {choice, exited}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if not choice.done():
+                raise AgentExitedError(exited.result(), agent.process.stderr_tail())
+            return choice.result()
         finally:
+            exited.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await exited
             self._auth_choice = None
 
     def choose_auth(self, method_id: str) -> str | None:
@@ -217,6 +230,45 @@ class Runtime:
         return self.submit_prompt(
             list(chosen.parts), wire=[dict(b) for b in chosen.wire], auto_sent=auto_sent
         )
+
+    async def load_session(self, session_id: str) -> str | None:
+        """Load an earlier session (`session/load`): its replay becomes the transcript.
+
+        The loaded session starts with an empty suggestion list, and suggestions that arrive during the
+        replay are not offered. Returns an error message when loading is not possible; on failure the
+        current conversation is kept.
+        """
+        agent = self._agent
+        if not self.state.can_prompt or agent is None or agent.info is None:
+            return f"the agent cannot load a session now ({self.state.display_status})"
+        if agent.info.capabilities.get("loadSession") is not True:
+            return "the agent does not support loading sessions"
+        saved = copy.copy(self.state)
+        saved_ledger = self.ledger
+        if self._grace is not None:
+            self._grace.cancel()
+        self.state.reset_conversation(session_id)
+        self.ledger = SuggestionLedger(saved_ledger.policy)  # lists are per session
+        self.ledger.begin_replay()
+        self.state.set_turn(TurnState.WORKING)  # no prompt while the replay runs
+        self._resync()
+        try:
+            await agent.request(
+                "session/load", {"sessionId": session_id, "cwd": str(self.settings.cwd), "mcpServers": []}
+            )
+        except AgentError as exc:
+            for name in ("session_id", "items", "plan", "title", "usage", "_tool_calls", "suggestions"):
+                setattr(self.state, name, getattr(saved, name))
+            self.state.suggestions_generation += 1
+            self.ledger = saved_ledger
+            self._notice(NoticeLevel.ERROR, f"could not load session {session_id!r}: {exc}", _detail(exc))
+            return str(exc)
+        finally:
+            self.ledger.end_replay()
+            self.state.close_open_message()
+            self.state.set_turn(TurnState.IDLE)
+            self._resync()
+        return None
 
     async def _run_turn(self, agent: AgentConnection, session_id: str, blocks: list[dict[str, Any]]) -> None:
         try:
@@ -296,6 +348,13 @@ class Runtime:
         return {"outcome": "cancelled"}
 
     # --- helpers ----------------------------------------------------------------------------------------
+
+    def _resync(self) -> None:
+        """The transcript was replaced wholesale: tabs get a fresh snapshot (none to render without tabs)."""
+        if self.hub.subscriber_count:
+            self.hub.resync()
+        else:
+            self.hub.mark({STATUS})
 
     def _set_status(self, status: AgentStatus) -> None:
         self.hub.mark(self.state.set_agent_status(status))
