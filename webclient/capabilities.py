@@ -12,8 +12,10 @@ from webclient import __version__
 
 PROTOCOL_VERSION = 1
 
-# Block types beyond text and resource_link that the chip UI can show in full and send back unchanged.
-SUGGESTION_CONTENT_TYPES: dict[str, dict[str, Any]] = {}
+# Block types beyond text and resource_link that the chip UI can show in full and send back unchanged:
+# an image as a thumbnail from its own data, audio as a player from its own data, an embedded resource
+# as its name and URI with a preview (templates/_attachment.html). Sending is the agent's blocks as sent.
+SUGGESTION_CONTENT_TYPES: dict[str, dict[str, Any]] = {"image": {}, "audio": {}, "embeddedContext": {}}
 
 
 def client_capabilities(*, prompt_suggestions: bool, jetbrains_air: bool) -> dict[str, Any]:

@@ -12,10 +12,12 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from webclient import hidden_chars
+from webclient.chips import approx_size, chip_view, uri_name
 from webclient.markdown import render_markdown
 from webclient.models import DISPLAYABLE_IMAGE_TYPES
 from webclient.paths import TEMPLATES_DIR
-from webclient.session import AUTH, HEADER, PLAN, STATUS, Item, SessionState
+from webclient.session import AUTH, HEADER, PLAN, STATUS, SUGGESTIONS, Item, SessionState
 
 
 def _static_url(name: str) -> str:
@@ -32,7 +34,11 @@ def environment() -> Environment:
     )
     env.filters["markdown"] = render_markdown
     env.filters["safe_image_mime"] = lambda mime: str(mime).lower() in DISPLAYABLE_IMAGE_TYPES
+    env.filters["hidden_segments"] = hidden_chars.segments
+    env.filters["approx_size"] = approx_size
+    env.filters["uri_name"] = uri_name
     env.globals["static"] = _static_url
+    env.globals["chip_view"] = chip_view
     return env
 
 
@@ -54,7 +60,7 @@ def append_items(html: str) -> str:
 def snapshot(state: SessionState) -> str:
     """Everything a freshly connected tab needs, as out-of-band swaps."""
     parts = [_partial("_transcript.html", state=state, oob=True)]
-    parts.extend(region(state, key) for key in (HEADER, STATUS, AUTH, PLAN))
+    parts.extend(region(state, key) for key in (HEADER, STATUS, AUTH, PLAN, SUGGESTIONS))
     return "".join(parts)
 
 
@@ -71,6 +77,11 @@ def region(state: SessionState, key: str) -> str:
         return _partial("_auth.html", state=state, oob=True)
     if key == PLAN:
         return _partial("_plan.html", state=state, oob=True)
+    if key == SUGGESTIONS:
+        # The chip row and the composer's ghost text come from the same list and change together.
+        return _partial("_suggestions.html", state=state, oob=True) + _partial(
+            "_ghost_text.html", state=state, oob=True
+        )
     raise KeyError(key)
 
 

@@ -42,6 +42,15 @@ PAGE_IDS = frozenset(
         "composer-actions",
         "cancel-form",
         "restart-form",
+        # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
+        "suggestions",
+        "ghost-text",
+        "suggestions-announcer",
+        "auto-send",
+        "auto-send-countdown",
+        "auto-send-paused",
+        "auto-send-skipped",
+        "suggestion-form",
     }
 )
 
@@ -307,6 +316,8 @@ def test_snapshot_top_level_elements_are_all_out_of_band_swaps() -> None:
         "composer-actions",
         "auth",
         "plan",
+        "suggestions",
+        "ghost-text",
     ]
     assert all(r.attrs.get("hx-swap-oob") for r in roots)
 

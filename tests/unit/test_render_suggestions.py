@@ -1,0 +1,99 @@
+"""The chip row and the ghost text, rendered from session state (no browser)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webclient import render
+from webclient.chips import chip_view
+from webclient.session import SUGGESTIONS, SessionState
+from webclient.suggestions import Suggestion, parse_update
+
+ALL_TYPES = frozenset({"text", "resource_link", "image", "audio", "resource"})
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+
+
+def offered(*prompts: list[dict[str, Any]]) -> SessionState:
+    state = SessionState()
+    parsed = parse_update({"suggestions": [{"prompt": p} for p in prompts]}, ALL_TYPES)
+    state.set_suggestions(parsed.suggestions)
+    return state
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+def test_the_row_is_a_labelled_toolbar_of_buttons_in_the_agents_order() -> None:
+    html = render.region(offered([text("first")], [text("second")]), SUGGESTIONS)
+    assert 'role="toolbar"' in html and 'aria-label="Suggested prompts"' in html
+    assert 'hx-swap-oob="outerHTML"' in html
+    assert html.index('aria-label="first"') < html.index('aria-label="second"')
+    assert '"action": "suggestion", "generation": 1, "index": 1' in html
+    assert html.count('tabindex="0"') == 1
+
+
+def test_an_empty_list_renders_a_hidden_row_that_keeps_its_generation() -> None:
+    state = offered([text("a")])
+    state.set_suggestions(())
+    html = render.region(state, SUGGESTIONS)
+    assert 'data-generation="2"' in html and 'data-count="0"' in html and " hidden" in html
+    assert 'data-testid="suggestion"' not in html
+
+
+def test_agent_html_is_escaped_text() -> None:
+    html = render.region(offered([text("<img src=x onerror=alert(1)>\"'")]), SUGGESTIONS)
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_long_text_shows_its_beginning_and_an_expander_with_the_rest() -> None:
+    long = "word " * 100
+    html = render.region(offered([text(long)]), SUGGESTIONS)
+    view = chip_view(offered([text(long)]).suggestions[0])
+    assert view.extra_chars == len(long) - len(view.head[0].text or "")
+    assert f"show all (+{view.extra_chars} characters)" in html
+    assert long.strip() in html  # the full text is in the accessible name
+
+
+def test_every_attachment_is_identified_with_its_own_data_only() -> None:
+    link = {"type": "resource_link", "name": "README.md", "uri": "file:///etc/passwd"}
+    image = {"type": "image", "mimeType": "image/png", "data": PNG, "uri": "https://evil.example/x.png"}
+    audio = {"type": "audio", "mimeType": "audio/wav", "data": "UklGRg=="}
+    resource = {"type": "resource", "resource": {"uri": "file:///src/a.py", "text": "print(1)"}}
+    html = render.region(offered([text("see "), link, image, audio, resource]), SUGGESTIONS)
+    assert html.count('data-testid="suggestion-attachment"') == 4
+    assert "README.md" in html and "file:///etc/passwd" in html
+    assert f'src="data:image/png;base64,{PNG}"' in html
+    assert "evil.example" not in html
+    assert "<audio controls" in html and 'src="data:audio/wav;base64,UklGRg=="' in html
+    assert "file:///src/a.py" in html and "print(1)" in html
+    assert 'data-auto-eligible="false"' in html
+
+
+def test_hidden_characters_are_marked_and_warned_about_and_left_out_of_the_composer_text() -> None:
+    html = render.region(offered([text("invoice_\u202efdp.exe")]), SUGGESTIONS)
+    assert "⟨U+202E⟩" in html
+    assert 'data-testid="hidden-chars-warning"' in html
+    assert 'data-text="invoice_fdp.exe"' in html
+    assert 'data-auto-eligible="false"' in html
+
+
+def test_ghost_text_is_the_first_text_only_suggestion() -> None:
+    html = render.region(offered([text("Run the tests")], [text("other")]), SUGGESTIONS)
+    ghost = html[html.index('id="ghost-text"') :]
+    assert 'data-text="Run the tests"' in ghost and " hidden" not in ghost.split(">")[0]
+    link = {"type": "resource_link", "name": "a.py", "uri": "file:///a.py"}
+    with_link = render.region(offered([text("Show "), link]), SUGGESTIONS)
+    assert " hidden" in with_link[with_link.index('id="ghost-text"') :].split(">")[0]
+
+
+def test_the_snapshot_carries_the_row() -> None:
+    assert 'data-testid="suggestions"' in render.snapshot(offered([text("a")]))
+
+
+def test_chip_view_keeps_a_run_of_hidden_characters_whole_when_cutting() -> None:
+    text_value = "a" * 278 + "\u200b" * 5 + "b" * 50
+    view = chip_view(Suggestion(parts=offered([text(text_value)]).suggestions[0].parts, wire=()))
+    head = view.head[0].text or ""
+    assert head.endswith("a") and (view.tail[0].text or "").startswith("\u200b" * 5)

@@ -1,0 +1,133 @@
+"""How one suggestion shows as a chip: its text cut for display, its attachments, its warnings.
+
+Computed once per chip so the templates stay declarative; pure, no HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from webclient import hidden_chars
+from webclient.models import ContentPart, ResourceLinkPart, ResourcePart, TextPart
+from webclient.suggestions import Suggestion
+
+# A chip shows this many characters of its text, then an explicit "show all (+N characters)" expander.
+CHIP_TEXT_LIMIT = 280
+
+
+@dataclass(frozen=True)
+class ChipPiece:
+    """One piece of a chip's prompt in order: text (`text` set) or a reference to attachment `ref`."""
+
+    text: str | None = None
+    ref: int = -1
+
+
+@dataclass(frozen=True)
+class ChipView:
+    """What one chip shows, computed once so the template stays declarative.
+
+    `head` is shown in the button; `tail` (long text only) sits behind the "show all" expander and is
+    `extra_chars` characters long. `composer_text` is what "edit" and Tab put into the composer: the text
+    without hidden characters, so what the user then sees is what is sent.
+    """
+
+    label: str
+    head: tuple[ChipPiece, ...]
+    tail: tuple[ChipPiece, ...]
+    extra_chars: int
+    attachments: tuple[ContentPart, ...]
+    hidden_count: int
+    composer_text: str
+    auto_eligible: bool
+
+
+def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
+    head: list[ChipPiece] = []
+    tail: list[ChipPiece] = []
+    attachments: list[ContentPart] = []
+    budget = limit
+    extra = 0
+    for part in suggestion.parts:
+        if isinstance(part, TextPart):
+            shown, rest = _split_text(part.text, budget)
+            budget -= len(shown)
+            extra += len(rest)
+            if shown:
+                head.append(ChipPiece(text=shown))
+            if rest:
+                tail.append(ChipPiece(text=rest))
+        else:
+            (tail if tail else head).append(ChipPiece(ref=len(attachments)))
+            attachments.append(part)
+    text = suggestion.text
+    hidden = sum(hidden_chars.count_hidden(s) for s in _visible_strings(suggestion.parts))
+    return ChipView(
+        label=_label(suggestion.parts),
+        head=tuple(head),
+        tail=tuple(tail),
+        extra_chars=extra,
+        attachments=tuple(attachments),
+        hidden_count=hidden,
+        composer_text=hidden_chars.strip_hidden(text),
+        # Auto-send only what needs no second look: plain text, no attachments, no hidden characters.
+        auto_eligible=not attachments and hidden == 0,
+    )
+
+
+def _split_text(text: str, budget: int) -> tuple[str, str]:
+    """Cut `text` after at most `budget` characters, at a space when one is near, never in a hidden run."""
+    if len(text) <= budget:
+        return text, ""
+    if budget <= 0:
+        return "", text
+    cut = budget
+    space = text.rfind(" ", max(0, budget - 40), budget)
+    if space > 0:
+        cut = space + 1
+    while 0 < cut < len(text) and hidden_chars.is_hidden(text[cut - 1]) and hidden_chars.is_hidden(text[cut]):
+        cut -= 1  # keep a run of hidden characters together, so its marker stays whole
+    return text[:cut], text[cut:]
+
+
+def _visible_strings(parts: tuple[ContentPart, ...]) -> list[str]:
+    strings: list[str] = []
+    for part in parts:
+        if isinstance(part, TextPart):
+            strings.append(part.text)
+        elif isinstance(part, ResourceLinkPart):
+            strings.extend(s for s in (part.name, part.title, part.uri) if s)
+        elif isinstance(part, ResourcePart):
+            strings.extend(s for s in (part.uri, part.text) if s)
+    return strings
+
+
+def approx_size(data: str) -> str:
+    """The decoded size of base64 `data`, for a caption."""
+    size = len(data) * 3 // 4 - data[-2:].count("=")
+    if size < 1024:
+        return f"{size} bytes"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 1024 / 1024:.1f} MB"
+
+
+def uri_name(uri: str) -> str:
+    """The last path segment of a URI: the name an embedded resource is shown under."""
+    name = uri.rstrip("/").rsplit("/", 1)[-1]
+    return name or uri
+
+
+def _label(parts: tuple[ContentPart, ...]) -> str:
+    """The chip's accessible name: its whole prompt in order, each attachment named in brackets."""
+    pieces: list[str] = []
+    for part in parts:
+        if isinstance(part, TextPart):
+            pieces.append(part.text)
+        elif isinstance(part, ResourceLinkPart):
+            pieces.append(f"[file {part.name}]")
+        elif isinstance(part, ResourcePart):
+            pieces.append(f"[embedded {uri_name(part.uri)}]")
+        else:
+            pieces.append(f"[{part.kind}]")
+    return "".join(pieces).strip()
