@@ -197,6 +197,43 @@ def test_edit_puts_a_chip_into_the_composer(page: Page, server: LiveServer) -> N
     expect(user_messages(page)).to_have_count(1)
 
 
+def test_edit_brings_a_chips_files_as_pills_and_send_sends_text_and_links(
+    page: Page, server: LiveServer, e2e_workspace: Any
+) -> None:
+    open_app(page, server)
+    cart = (e2e_workspace / "src" / "cart.py").as_uri()
+    pricing = (e2e_workspace / "src" / "pricing.py").as_uri()
+    suggest(
+        page,
+        [
+            text("Explain "),
+            {"type": "resource_link", "name": "cart.py", "uri": cart},
+            text(" and "),
+            {"type": "resource_link", "name": "pricing.py", "uri": pricing},
+        ],
+    )
+    page.get_by_test_id("suggestion-edit").first.click()
+    composer = page.get_by_test_id("composer")
+    expect(composer).to_have_value("Explain  and ")  # the text blocks joined, exactly
+    pills = page.get_by_test_id("composer-attachment")
+    expect(pills).to_have_count(2)
+    expect(pills.nth(0)).to_contain_text("cart.py")
+    expect(pills.nth(0)).to_contain_text(cart)
+    # The user drops one file and rewrites the text; Send sends exactly what the composer holds.
+    pills.nth(1).get_by_test_id("composer-attachment-remove").click()
+    expect(pills).to_have_count(1)
+    composer.fill("Explain")
+    composer.press("Enter")
+    sent = user_messages(page).last
+    expect(sent).to_contain_text("Explain")
+    expect(sent).to_contain_text(cart)
+    expect(sent).not_to_contain_text(pricing)
+    expect(page.get_by_test_id("composer-attachment")).to_have_count(0)
+    # The agent got the link block: it explains the linked file.
+    expect(agent_messages(page).last).to_contain_text("cart.py")
+    expect(agent_messages(page).last).to_contain_text("Cart")
+
+
 def test_typing_hides_the_chips(page: Page, server: LiveServer) -> None:
     open_app(page, server)
     prompt(page, "help")

@@ -17,7 +17,7 @@
     }
     event.preventDefault();
     var button = sendButton();
-    if (button && !button.disabled && composer().value.trim() !== "") {
+    if (button && !button.disabled && !composerBlank()) {
       document.getElementById("composer-form").requestSubmit(button);
     }
   });
@@ -26,7 +26,7 @@
   // suggestions: they were predicted for the conversation before it (see "Prompt suggestions" below).
   document.addEventListener("htmx:wsConfigSend", function (event) {
     var elt = event.target;
-    if (elt && elt.id === "composer-form" && composer().value.trim() === "") {
+    if (elt && elt.id === "composer-form" && composerBlank()) {
       event.preventDefault();
       return;
     }
@@ -36,10 +36,29 @@
     }
   });
 
+  // The composer's attachments: pills the server rendered (a chip's files taken with Edit or Tab).
+  function pills() {
+    return Array.prototype.slice.call(document.querySelectorAll('#composer-attachments [data-testid="composer-attachment"]'));
+  }
+  function composerBlank() { return composer().value.trim() === "" && pills().length === 0; }
+  function clearPills() {
+    pills().forEach(function (pill) { pill.remove(); });
+    var box = document.getElementById("composer-attachments");
+    if (box) { box.hidden = true; }
+  }
+  document.addEventListener("click", function (event) {
+    var remove = event.target.closest && event.target.closest('[data-testid="composer-attachment-remove"]');
+    if (!remove) { return; }
+    remove.closest('[data-testid="composer-attachment"]').remove();
+    if (pills().length === 0) { clearPills(); }
+    composer().focus();
+  });
+
   // Clear the composer once its prompt has left for the server.
   document.addEventListener("htmx:wsAfterSend", function (event) {
     if (event.target && event.target.id === "composer-form") {
       composer().value = "";
+      clearPills();
       composer().focus();
     }
   });
@@ -161,12 +180,22 @@
     followConversation();  // the row may have appeared and pushed the composer down
   });
 
-  function takeIntoComposer(text) {
+  // Edit and Tab take a suggestion into the composer: its text here, its attachments as pills that the
+  // server renders into this tab's composer (asked for with the edit form).
+  function takeIntoComposer(text, index) {
     var box = composer();
+    var gen = currentGen();
     dismissSuggestions();
     box.value = text;
     box.focus();
     box.setSelectionRange(text.length, text.length);
+    clearPills();
+    var form = byId("edit-form");
+    if (form && gen !== null) {
+      form.querySelector('[name="generation"]').value = gen;
+      form.querySelector('[name="index"]').value = String(index);
+      form.requestSubmit();
+    }
   }
 
   document.addEventListener("input", function (event) {
@@ -179,7 +208,7 @@
     var edit = event.target.closest && event.target.closest('[data-testid="suggestion-edit"]');
     if (edit) {
       var chip = edit.closest(".chip");
-      takeIntoComposer(chip ? chip.getAttribute("data-text") || "" : "");
+      takeIntoComposer(chip ? chip.getAttribute("data-text") || "" : "", Number(edit.getAttribute("data-index")) || 0);
       return;
     }
     if (event.target.closest && event.target.closest('[data-testid="auto-send-cancel"]')) {
@@ -203,7 +232,7 @@
     if (target === composer() && event.key === "Tab" && !event.shiftKey && !event.ctrlKey && !event.altKey &&
         !event.metaKey && composerEmpty() && offered() && ghost() && !ghost().hidden) {
       event.preventDefault();
-      takeIntoComposer(ghost().getAttribute("data-text") || "");
+      takeIntoComposer(ghost().getAttribute("data-text") || "", 0);
       return;
     }
     if (event.key === "Escape" && (offered() || countdown)) {
@@ -237,7 +266,7 @@
   }
 
   function mayAutoSend(gen) {
-    return autoEnabled() && !autoPaused && currentGen() === gen && offered() && composerEmpty() && idle() &&
+    return autoEnabled() && !autoPaused && currentGen() === gen && offered() && composerBlank() && idle() &&
       !document.querySelector('[data-testid="permission"]') && document.visibilityState === "visible";
   }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 MAX_PROMPT_CHARS = 200_000
 
@@ -18,8 +18,25 @@ class _Action(BaseModel):
 
 
 class PromptAction(_Action):
+    """The composer's text, and the attachments it holds as JSON blocks (htmx sends one value as a
+    string and several as a list)."""
+
     action: Literal["prompt"]
     text: Annotated[str, Field(max_length=MAX_PROMPT_CHARS)]
+    attachments: list[Annotated[str, Field(max_length=MAX_PROMPT_CHARS)]] = []
+
+    @field_validator("attachments", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else value
+
+
+class EditSuggestionAction(_Action):
+    """Take suggestion `index` of list `generation` into the composer (its attachments become pills)."""
+
+    action: Literal["edit_suggestion"]
+    generation: Annotated[int, Field(ge=0)]
+    index: Annotated[int, Field(ge=0)]
 
 
 class SuggestionAction(_Action):
@@ -45,7 +62,12 @@ class AuthenticateAction(_Action):
 
 
 BrowserAction = Annotated[
-    PromptAction | SuggestionAction | CancelAction | RestartAction | AuthenticateAction,
+    PromptAction
+    | SuggestionAction
+    | EditSuggestionAction
+    | CancelAction
+    | RestartAction
+    | AuthenticateAction,
     Field(discriminator="action"),
 ]
 _ADAPTER: TypeAdapter[BrowserAction] = TypeAdapter(BrowserAction)

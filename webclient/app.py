@@ -16,18 +16,20 @@ from webclient.actions import (
     BadAction,
     BrowserAction,
     CancelAction,
+    EditSuggestionAction,
     PromptAction,
     RestartAction,
     SuggestionAction,
     parse_action,
 )
 from webclient.live import Subscriber
-from webclient.models import Notice, NoticeLevel, TextPart
+from webclient.models import Notice, NoticeLevel
 from webclient.paths import STATIC_DIR
 from webclient.runtime import Runtime
 from webclient.security import AccessPolicy, SecurityMiddleware
 from webclient.session import NoticeItem
 from webclient.settings import Settings
+from webclient.suggestions import attachment_wire
 
 WS_PATH = "/ws"
 
@@ -102,18 +104,23 @@ async def _receive_actions(socket: WebSocket, runtime: Runtime, sub: Subscriber)
         except BadAction as exc:
             _tell(sub, runtime, str(exc))
             continue
-        error = await _dispatch(runtime, action)
+        error = await _dispatch(runtime, action, sub)
         if error:
             _tell(sub, runtime, error)
 
 
-async def _dispatch(runtime: Runtime, action: BrowserAction) -> str | None:
+async def _dispatch(runtime: Runtime, action: BrowserAction, sub: Subscriber) -> str | None:
     if isinstance(action, PromptAction):
-        if not action.text.strip():
-            return "an empty prompt was not sent"
-        return runtime.submit_prompt([TextPart(text=action.text)])
+        return runtime.submit_composed(action.text, action.attachments)
     if isinstance(action, SuggestionAction):
         return runtime.send_suggestion(action.generation, action.index, auto_sent=action.auto)
+    if isinstance(action, EditSuggestionAction):
+        chosen = runtime.find_suggestion(action.generation, action.index)
+        if isinstance(chosen, str):
+            return chosen
+        # Only this tab's composer takes the suggestion's attachments.
+        sub.push(render.composer_attachments(list(chosen.attachments), attachment_wire(chosen)))
+        return None
     if isinstance(action, CancelAction):
         return await runtime.cancel()
     if isinstance(action, RestartAction):

@@ -6,6 +6,7 @@ a live one see identical markup. Jinja autoescapes everything; agent Markdown go
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +16,7 @@ from markupsafe import Markup
 from webclient import hidden_chars
 from webclient.chips import approx_size, chip_view, uri_name
 from webclient.markdown import render_markdown
-from webclient.models import DISPLAYABLE_IMAGE_TYPES
+from webclient.models import DISPLAYABLE_IMAGE_TYPES, ContentPart
 from webclient.paths import TEMPLATES_DIR
 from webclient.session import AUTH, HEADER, PLAN, STATUS, SUGGESTIONS, Item, SessionState
 
@@ -83,6 +84,12 @@ def region(state: SessionState, key: str) -> str:
             "_ghost_text.html", state=state, oob=True
         )
     raise KeyError(key)
+
+
+def composer_attachments(parts: list[ContentPart], wire: list[dict[str, Any]]) -> str:
+    """The composer's attachment pills (replacing any it held), each carrying its block for sending."""
+    pills = list(zip(parts, [json.dumps(block) for block in wire], strict=True))
+    return _partial("_composer_attachments.html", pills=pills, oob=True)
 
 
 def _partial(name: str, **context: Any) -> str:

@@ -32,9 +32,10 @@ from webclient.models import (
     SessionInfoEvent,
     SuggestionsEvent,
 )
+from webclient.prompt import PromptRejected, compose
 from webclient.session import HEADER, STATUS, SessionState, TurnState
 from webclient.settings import Settings
-from webclient.suggestions import Outcome, SuggestionLedger, SuggestionPolicy, allowed_types
+from webclient.suggestions import Outcome, Suggestion, SuggestionLedger, SuggestionPolicy, allowed_types
 from webclient.translate import Translation, content_to_wire
 
 WIRE_LOG_SIZE = 2000
@@ -222,14 +223,29 @@ class Runtime:
 
     def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
         """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""
-        if generation != self.state.suggestions_generation:
-            return "that suggestion was replaced before it could be sent; nothing was sent"
-        if not 0 <= index < len(self.state.suggestions):
-            return "no such suggestion; nothing was sent"
-        chosen = self.state.suggestions[index]
+        chosen = self.find_suggestion(generation, index)
+        if isinstance(chosen, str):
+            return f"{chosen}; nothing was sent"
         return self.submit_prompt(
             list(chosen.parts), wire=[dict(b) for b in chosen.wire], auto_sent=auto_sent
         )
+
+    def find_suggestion(self, generation: int, index: int) -> Suggestion | str:
+        """Suggestion `index` of the list numbered `generation`, or why it is not there any more."""
+        if generation != self.state.suggestions_generation:
+            return "that suggestion was replaced before it could be used"
+        if not 0 <= index < len(self.state.suggestions):
+            return "no such suggestion"
+        return self.state.suggestions[index]
+
+    def submit_composed(self, text: str, attachments: list[str]) -> str | None:
+        """Send what the composer holds: its text and the attachments the user kept in it."""
+        caps = self._agent.info.prompt_capabilities if self._agent and self._agent.info else {}
+        try:
+            composed = compose(text, attachments, caps)
+        except PromptRejected as exc:
+            return str(exc)
+        return self.submit_prompt(composed.parts, wire=composed.wire)
 
     async def load_session(self, session_id: str) -> str | None:
         """Load an earlier session (`session/load`): its replay becomes the transcript.

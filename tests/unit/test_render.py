@@ -41,6 +41,8 @@ PAGE_IDS = frozenset(
         "composer-help",
         "composer-actions",
         "cancel-form",
+        "edit-form",
+        "composer-attachments",
         "restart-form",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
         "suggestions",

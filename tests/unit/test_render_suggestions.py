@@ -79,13 +79,16 @@ def test_hidden_characters_are_marked_and_warned_about_and_left_out_of_the_compo
     assert 'data-auto-eligible="false"' in html
 
 
-def test_ghost_text_is_the_first_text_only_suggestion() -> None:
+def test_ghost_text_is_the_first_suggestion_and_says_when_attachments_come_along() -> None:
     html = render.region(offered([text("Run the tests")], [text("other")]), SUGGESTIONS)
     ghost = html[html.index('id="ghost-text"') :]
     assert 'data-text="Run the tests"' in ghost and " hidden" not in ghost.split(">")[0]
+    assert "attachment" not in ghost
     link = {"type": "resource_link", "name": "a.py", "uri": "file:///a.py"}
     with_link = render.region(offered([text("Show "), link]), SUGGESTIONS)
-    assert " hidden" in with_link[with_link.index('id="ghost-text"') :].split(">")[0]
+    ghost = with_link[with_link.index('id="ghost-text"') :]
+    assert " hidden" not in ghost.split(">")[0]
+    assert "(with 1 attachment)" in ghost
 
 
 def test_the_snapshot_carries_the_row() -> None:
