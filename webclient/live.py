@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Iterable
 
 from webclient import render
-from webclient.session import AUTH, HEADER, PLAN, STATUS, SUGGESTIONS, Item, SessionState
+from webclient.session import AUTH, HEADER, PLAN, SIDEBAR, STATUS, SUGGESTIONS, Item, SessionState
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
 MAX_QUEUED_FRAMES = 256
@@ -139,4 +139,4 @@ class LiveHub:
             self.flush()
 
 
-_REGIONS = frozenset({STATUS, HEADER, AUTH, PLAN, SUGGESTIONS})
+_REGIONS = frozenset({STATUS, HEADER, AUTH, PLAN, SUGGESTIONS, SIDEBAR})

@@ -15,14 +15,20 @@ from markupsafe import Markup
 
 from webclient import hidden_chars
 from webclient.chips import approx_size, chip_view, uri_name
+from webclient.diff import DiffLine, unified
 from webclient.markdown import render_markdown
 from webclient.models import DISPLAYABLE_IMAGE_TYPES, ContentPart
 from webclient.paths import TEMPLATES_DIR
-from webclient.session import AUTH, HEADER, PLAN, STATUS, SUGGESTIONS, Item, SessionState
+from webclient.session import AUTH, HEADER, PLAN, SIDEBAR, STATUS, SUGGESTIONS, Item, SessionState
 
 
 def _static_url(name: str) -> str:
     return f"/static/{name}"
+
+
+def _diff_lines(content: Any) -> list[DiffLine]:
+    """A tool call's ``diff`` content (models.ToolCallContent) as unified-diff lines to colour."""
+    return unified(content.path or "", content.old_text, content.new_text or "")
 
 
 @lru_cache(maxsize=1)
@@ -40,12 +46,17 @@ def environment() -> Environment:
     env.filters["uri_name"] = uri_name
     env.globals["static"] = _static_url
     env.globals["chip_view"] = chip_view
+    env.globals["diff_lines"] = _diff_lines
     return env
 
 
-def page(state: SessionState, *, ws_path: str) -> str:
+def page(state: SessionState, *, ws_path: str, session_path: str = "/") -> str:
     """The whole page for one session."""
-    return environment().get_template("index.html").render(state=state, ws_path=ws_path, oob=False)
+    return (
+        environment()
+        .get_template("index.html")
+        .render(state=state, ws_path=ws_path, session_path=session_path, oob=False)
+    )
 
 
 def item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
@@ -61,7 +72,7 @@ def append_items(html: str) -> str:
 def snapshot(state: SessionState) -> str:
     """Everything a freshly connected tab needs, as out-of-band swaps."""
     parts = [_partial("_transcript.html", state=state, oob=True)]
-    parts.extend(region(state, key) for key in (HEADER, STATUS, AUTH, PLAN, SUGGESTIONS))
+    parts.extend(region(state, key) for key in (HEADER, STATUS, AUTH, PLAN, SUGGESTIONS, SIDEBAR))
     return "".join(parts)
 
 
@@ -78,6 +89,8 @@ def region(state: SessionState, key: str) -> str:
         return _partial("_auth.html", state=state, oob=True)
     if key == PLAN:
         return _partial("_plan.html", state=state, oob=True)
+    if key == SIDEBAR:
+        return _partial("_sidebar.html", state=state, oob=True)
     if key == SUGGESTIONS:
         # The chip row and the composer's ghost text come from the same list and change together.
         return _partial("_suggestions.html", state=state, oob=True) + _partial(

@@ -1,176 +1,217 @@
-"""Owns the agent process and the session for the server's lifetime.
+"""Owns the agent process and its live sessions for the server's lifetime.
 
-The runtime is the `AgentListener` of the agent layer: it applies translated events to the session
-state and marks what changed on the live hub. It owns every background task it starts (the agent's
-lifecycle and the running turn) and cancels them on shutdown.
+The runtime is the `AgentListener` of the agent layer: it starts and restarts the agent, signs in,
+opens, loads, resumes and closes sessions, and routes each translated event to the `LiveSession` it
+names. It owns every background task it starts and cancels them on shutdown.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
+import itertools
 from collections import deque
+from collections.abc import Coroutine
 from typing import Any
 
 from webclient.agent_connection import AUTH_REQUIRED, AgentConnection, AgentInfo
 from webclient.agent_process import AgentProcess
 from webclient.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params
-from webclient.errors import (
-    AgentError,
-    AgentExitedError,
-    AgentRequestError,
-    describe_exit,
-)
-from webclient.live import LiveHub
-from webclient.models import (
-    AgentStatus,
-    ContentPart,
-    Notice,
-    NoticeLevel,
-    SessionEvent,
-    SessionInfoEvent,
-    SuggestionsEvent,
-)
-from webclient.prompt import PromptRejected, compose
-from webclient.session import HEADER, STATUS, SessionState, TurnState
+from webclient.errors import AgentError, AgentExitedError, AgentRequestError, describe_exit
+from webclient.live_session import SUGGESTION_GRACE_SECONDS, LiveSession, error_detail
+from webclient.models import AgentStatus, ContentPart, Notice, NoticeLevel, SessionInfoEvent
+from webclient.session import HEADER, SessionLink, Sidebar, StoredSession
 from webclient.settings import Settings
-from webclient.suggestions import Outcome, Suggestion, SuggestionLedger, SuggestionPolicy, allowed_types
-from webclient.translate import Translation, content_to_wire
+from webclient.suggestions import Suggestion, SuggestionLedger, SuggestionPolicy, allowed_types
+from webclient.translate import Translation
 
-WIRE_LOG_SIZE = 2000
-# How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
-# earlier list stale: real agents send them shortly after the prompt response (claude-agent-acp ~60 ms).
-SUGGESTION_GRACE_SECONDS = 1.5
+__all__ = ["SUGGESTION_GRACE_SECONDS", "Runtime"]
+
+WIRE_LOG_SIZE = 5000
 
 
 class Runtime:
-    """One agent, one session, any number of tabs."""
+    """One agent, any number of sessions, any number of tabs on each."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.state = SessionState()
-        self.hub = LiveHub(self.state, settings.flush_interval)
         self.wire_log: deque[tuple[str, dict[str, Any]]] = deque(maxlen=WIRE_LOG_SIZE)
+        self.sessions: dict[str, LiveSession] = {}
+        self.stored_sessions: tuple[dict[str, Any], ...] = ()
+        self._ids = itertools.count(1)
+        self._policy = SuggestionPolicy(advertised=False, allowed=frozenset())
         self._agent: AgentConnection | None = None
+        self._status = AgentStatus.STARTING
         self._lifecycle: asyncio.Task[None] | None = None
-        self._turn: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._auth_choice: asyncio.Future[str] | None = None
-        self._opening_session = False
+        self._opening = 0
         self._early_updates: list[Translation] = []
-        self._grace: asyncio.Task[None] | None = None
-        self._closing = False
-        self.ledger = SuggestionLedger(SuggestionPolicy(advertised=False, allowed=frozenset()))
+        self.current_id = self._add_session().local_id
+
+    # --- the session a plain visit opens (and what single-session callers use) ---------------------------
+
+    @property
+    def current(self) -> LiveSession:
+        return self.sessions[self.current_id]
+
+    @property
+    def state(self) -> Any:
+        return self.current.state
+
+    @property
+    def hub(self) -> Any:
+        return self.current.hub
+
+    @property
+    def ledger(self) -> SuggestionLedger:
+        return self.current.ledger
+
+    @ledger.setter
+    def ledger(self, value: SuggestionLedger) -> None:
+        self.current.ledger = value
+
+    def session(self, local_id: str) -> LiveSession | None:
+        return self.sessions.get(local_id)
+
+    def submit_prompt(
+        self, parts: list[ContentPart], *, wire: list[dict[str, Any]] | None = None, auto_sent: bool = False
+    ) -> str | None:
+        return self.current.submit_prompt(parts, wire=wire, auto_sent=auto_sent)
+
+    def submit_composed(self, text: str, attachments: list[str]) -> str | None:
+        return self.current.submit_composed(text, attachments)
+
+    def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
+        return self.current.send_suggestion(generation, index, auto_sent=auto_sent)
+
+    def find_suggestion(self, generation: int, index: int) -> Suggestion | str:
+        return self.current.find_suggestion(generation, index)
+
+    async def cancel(self) -> str | None:
+        return await self.current.cancel()
 
     # --- lifecycle --------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.hub.start()
+        for live in self.sessions.values():
+            live.start()
         self._lifecycle = asyncio.create_task(self._run_agent(), name="agent-lifecycle")
 
     async def shutdown(self) -> None:
-        self._closing = True
-        for task in (self._turn, self._grace, self._lifecycle):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        tasks = [t for t in (self._lifecycle, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for live in list(self.sessions.values()):
+            await live.close()
         if self._agent is not None:
             await self._agent.stop()
-        await self.hub.stop()
 
     async def restart(self) -> None:
-        """Stop the agent if it still runs and start a fresh one with a new session."""
+        """Stop the agent if it still runs and start a fresh one; the current session continues anew."""
         if self._lifecycle is not None and not self._lifecycle.done():
             self._lifecycle.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._lifecycle
         if self._agent is not None:
             await self._agent.stop()
-        self._notice(NoticeLevel.INFO, "restarting the agent; the conversation continues in a new session")
+        self.current.notice(
+            NoticeLevel.INFO, "restarting the agent; the conversation continues in a new session"
+        )
         self._lifecycle = asyncio.create_task(self._run_agent(), name="agent-lifecycle")
 
     async def _run_agent(self) -> None:
         self._set_status(AgentStatus.STARTING)
-        self.state.session_id = None
-        agent = AgentConnection(
-            AgentProcess(
-                self.settings.agent_argv,
-                self.settings.cwd,
-                self.settings.stderr_tail_lines,
-                extra_env=self.settings.agent_env,
-            ),
-            self,
-            initialize_params(
-                prompt_suggestions=self.settings.prompt_suggestions,
-                jetbrains_air=self.settings.jetbrains_air,
-            ),
-            self.settings.initialize_timeout,
-        )
+        for live in self.sessions.values():
+            live.state.session_id = None
+        agent = self._new_connection()
         self._agent = agent
         try:
             info = await agent.start()
             self._announce(info)
-            self._negotiate_suggestions(info)
-            await self._open_session(agent, info)
+            await self._open(self.current, self._new_session_with_auth(agent, info))
         except AgentError as exc:
             self._report_failure(exc)
             await agent.stop()
             self._set_status(AgentStatus.EXITED)
             return
         finally:
-            self.state.set_auth_methods(())
-            self.hub.mark({"auth"})
+            self.current.hub.mark(self.current.state.set_auth_methods(()))
         self._set_status(AgentStatus.READY)
+        self._spawn(self.refresh_stored_sessions())
         code = await agent.wait_exit()
         self._report_failure(AgentExitedError(code, agent.process.stderr_tail()))
         await agent.stop()
         self._set_status(AgentStatus.EXITED)
 
+    def _new_connection(self) -> AgentConnection:
+        process = AgentProcess(
+            self.settings.agent_argv,
+            self.settings.cwd,
+            self.settings.stderr_tail_lines,
+            extra_env=self.settings.agent_env,
+        )
+        params = initialize_params(
+            prompt_suggestions=self.settings.prompt_suggestions, jetbrains_air=self.settings.jetbrains_air
+        )
+        return AgentConnection(process, self, params, self.settings.initialize_timeout)
+
     def _negotiate_suggestions(self, info: AgentInfo) -> None:
-        advertised = self.settings.prompt_suggestions
-        offer = SUGGESTION_CONTENT_TYPES if advertised else None
-        policy = SuggestionPolicy(advertised, allowed_types(offer, info.prompt_capabilities))
-        self.ledger = SuggestionLedger(policy)
+        offer = SUGGESTION_CONTENT_TYPES if self.settings.prompt_suggestions else None
+        allowed = allowed_types(offer, info.prompt_capabilities)
+        self._policy = SuggestionPolicy(self.settings.prompt_suggestions, allowed)
+        for live in self.sessions.values():
+            live.ledger = SuggestionLedger(self._policy)
 
     def _announce(self, info: AgentInfo) -> None:
-        self.state.agent_name = info.display_name + (f" {info.version}" if info.version else "")
-        self.hub.mark({HEADER})
+        self._negotiate_suggestions(info)
+        name = info.display_name + (f" {info.version}" if info.version else "")
+        for live in self.sessions.values():
+            live.agent = self._agent
+            live.state.agent_name = name
+            live.hub.mark({HEADER})
         if info.protocol_version != 1:
-            self._notice(
+            self.current.notice(
                 NoticeLevel.WARNING,
                 f"the agent speaks ACP version {info.protocol_version}; this client speaks version 1",
             )
 
-    async def _open_session(self, agent: AgentConnection, info: AgentInfo) -> None:
-        self._opening_session = True
+    async def _open(self, live: LiveSession, request: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+        """Run `session/new`, `load` or `resume` for `live`; updates that race its answer are kept."""
+        self._opening += 1
         try:
-            result = await self._new_session_with_auth(agent, info)
-            self.state.session_id = result["sessionId"]
+            result = await request
             # A session starts with an empty list: a restart must not keep offering the old session's.
-            self.hub.mark(self.state.set_suggestions(()))
+            live.hub.mark(live.state.set_suggestions(()))
         finally:
-            self._opening_session = False
+            self._opening -= 1
             early, self._early_updates = self._early_updates, []
         for translation in early:
             self.on_update(translation)
+        self._refresh_sidebars()
+        return result
 
     async def _new_session_with_auth(self, agent: AgentConnection, info: AgentInfo) -> dict[str, Any]:
         try:
-            return await agent.new_session(self.settings.cwd)
+            result = await agent.new_session(self.settings.cwd)
         except AgentRequestError as exc:
             if exc.code != AUTH_REQUIRED or not info.auth_methods:
                 raise
-        method_id = await self._choose_auth_method(agent, info)
-        await agent.authenticate(method_id)
-        return await agent.new_session(self.settings.cwd)
+            method_id = await self._choose_auth_method(agent, info)
+            await agent.authenticate(method_id)
+            result = await agent.new_session(self.settings.cwd)
+        self.current.state.session_id = result["sessionId"]
+        return result
 
     async def _choose_auth_method(self, agent: AgentConnection, info: AgentInfo) -> str:
         if len(info.auth_methods) == 1:
             return info.auth_methods[0].id
         choice: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._auth_choice = choice
-        self.hub.mark(self.state.set_auth_methods(info.auth_methods))
+        self.current.hub.mark(self.current.state.set_auth_methods(info.auth_methods))
         self._set_status(AgentStatus.AUTH_REQUIRED)
         # Wait for the user, unless the agent dies first: then report that, not a sign-in nobody can finish.
         exited = asyncio.ensure_future(agent.wait_exit())
@@ -190,163 +231,210 @@ class Runtime:
         """The user picked a sign-in method; returns an error message if that is not possible now."""
         if self._auth_choice is None or self._auth_choice.done():
             return "the agent is not waiting for a sign-in"
-        if method_id not in {m.id for m in self.state.auth_methods}:
+        if method_id not in {m.id for m in self.current.state.auth_methods}:
             return f"unknown sign-in method {method_id!r}"
         self._auth_choice.set_result(method_id)
         return None
 
-    # --- turns ------------------------------------------------------------------------------------------
+    # --- sessions ---------------------------------------------------------------------------------------
 
-    def submit_prompt(
-        self,
-        parts: list[ContentPart],
-        *,
-        wire: list[dict[str, Any]] | None = None,
-        auto_sent: bool = False,
-    ) -> str | None:
-        """Start a turn with this prompt; returns an error message when the session cannot take one.
+    def _add_session(self) -> LiveSession:
+        local_id = f"s{next(self._ids)}"
+        live = LiveSession(local_id, self.settings.flush_interval, self._policy)
+        live.agent = self._agent
+        live.state.agent_status = self._status
+        if self.sessions:
+            live.state.agent_name = self.current.state.agent_name
+        self.sessions[local_id] = live
+        return live
 
-        `wire` overrides the blocks sent (a chosen suggestion goes out exactly as the agent sent it).
+    def _ready_agent(self) -> AgentConnection | str:
+        if self._agent is None or self._agent.info is None or self._status is not AgentStatus.READY:
+            return f"the agent is not ready ({self._status.value})"
+        return self._agent
+
+    def new_session(self) -> LiveSession | str:
+        """Open another session beside the others; it becomes the current one. Opens in the background."""
+        agent = self._ready_agent()
+        if isinstance(agent, str):
+            return agent
+        live = self._add_session()
+        live.start()
+        self.current_id = live.local_id
+        self._spawn(self._open_in_background(live, "session/new", self._create(agent, live)))
+        return live
+
+    async def _create(self, agent: AgentConnection, live: LiveSession) -> dict[str, Any]:
+        result = await agent.new_session(self.settings.cwd)
+        live.state.session_id = result["sessionId"]
+        return result
+
+    async def load_session(self, session_id: str, *, resume: bool = False) -> str | None:
+        """Open a stored session in a new live session that becomes the current one.
+
+        `session/load` replays its history (suggestions in the replay are never offered, and it starts
+        with none); `session/resume` (resume=True) reconnects without a replay. On failure the new live
+        session is dropped and the error returned; the current one stays.
         """
-        if not self.state.can_prompt or self._agent is None or self.state.session_id is None:
-            return f"the agent cannot take a prompt now ({self.state.display_status})"
-        if not parts:
-            return "an empty prompt was not sent"
-        self.hub.mark(self.state.add_user_message(parts, auto_sent=auto_sent))
-        self.hub.mark(self.state.set_turn(TurnState.WORKING))
-        self.ledger.prompt_accepted()
-        if self._grace is not None:
-            self._grace.cancel()
-        blocks = wire if wire is not None else [content_to_wire(part) for part in parts]
-        self._turn = asyncio.create_task(self._run_turn(self._agent, self.state.session_id, blocks))
-        return None
-
-    def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
-        """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""
-        chosen = self.find_suggestion(generation, index)
-        if isinstance(chosen, str):
-            return f"{chosen}; nothing was sent"
-        return self.submit_prompt(
-            list(chosen.parts), wire=[dict(b) for b in chosen.wire], auto_sent=auto_sent
-        )
-
-    def find_suggestion(self, generation: int, index: int) -> Suggestion | str:
-        """Suggestion `index` of the list numbered `generation`, or why it is not there any more."""
-        if generation != self.state.suggestions_generation:
-            return "that suggestion was replaced before it could be used"
-        if not 0 <= index < len(self.state.suggestions):
-            return "no such suggestion"
-        return self.state.suggestions[index]
-
-    def submit_composed(self, text: str, attachments: list[str]) -> str | None:
-        """Send what the composer holds: its text and the attachments the user kept in it."""
-        caps = self._agent.info.prompt_capabilities if self._agent and self._agent.info else {}
+        agent = self._ready_agent()
+        if isinstance(agent, str):
+            return agent
+        assert agent.info is not None
+        if already := self._by_session_id(session_id):
+            self.current_id = already.local_id
+            return None
+        supported = self.agent_can_resume if resume else agent.info.capabilities.get("loadSession") is True
+        if not supported:
+            return f"the agent does not support {'resuming' if resume else 'loading'} sessions"
+        live = self._add_session()
+        live.start()
+        live.state.session_id = session_id
+        method = "session/resume" if resume else "session/load"
+        if not resume:
+            live.begin_replay()
+        params = {"sessionId": session_id, "cwd": str(self.settings.cwd), "mcpServers": []}
         try:
-            composed = compose(text, attachments, caps)
-        except PromptRejected as exc:
-            return str(exc)
-        return self.submit_prompt(composed.parts, wire=composed.wire)
-
-    async def load_session(self, session_id: str) -> str | None:
-        """Load an earlier session (`session/load`): its replay becomes the transcript.
-
-        The loaded session starts with an empty suggestion list, and suggestions that arrive during the
-        replay are not offered. Returns an error message when loading is not possible; on failure the
-        current conversation is kept.
-        """
-        agent = self._agent
-        if not self.state.can_prompt or agent is None or agent.info is None:
-            return f"the agent cannot load a session now ({self.state.display_status})"
-        if agent.info.capabilities.get("loadSession") is not True:
-            return "the agent does not support loading sessions"
-        saved = copy.copy(self.state)
-        saved_ledger = self.ledger
-        if self._grace is not None:
-            self._grace.cancel()
-        self.state.reset_conversation(session_id)
-        self.ledger = SuggestionLedger(saved_ledger.policy)  # lists are per session
-        self.ledger.begin_replay()
-        self.state.set_turn(TurnState.WORKING)  # no prompt while the replay runs
-        self._resync()
-        try:
-            await agent.request(
-                "session/load", {"sessionId": session_id, "cwd": str(self.settings.cwd), "mcpServers": []}
+            await self._open(live, agent.request(method, params))
+        except AgentError as exc:
+            await self._drop(live)
+            self.current.notice(
+                NoticeLevel.ERROR, f"could not open session {session_id!r}: {exc}", error_detail(exc)
             )
-        except AgentError as exc:
-            for name in ("session_id", "items", "plan", "title", "usage", "_tool_calls", "suggestions"):
-                setattr(self.state, name, getattr(saved, name))
-            self.state.suggestions_generation += 1
-            self.ledger = saved_ledger
-            self._notice(NoticeLevel.ERROR, f"could not load session {session_id!r}: {exc}", _detail(exc))
             return str(exc)
         finally:
-            self.ledger.end_replay()
-            self.state.close_open_message()
-            self.state.set_turn(TurnState.IDLE)
-            self._resync()
+            if not resume:
+                live.end_replay()
+        self.current_id = live.local_id
         return None
 
-    async def _run_turn(self, agent: AgentConnection, session_id: str, blocks: list[dict[str, Any]]) -> None:
-        try:
-            reason = await agent.prompt(session_id, blocks)
-            if reason != "end_turn":
-                self._notice(NoticeLevel.INFO, _describe_stop_reason(reason))
-        except AgentExitedError:
-            pass  # the lifecycle task reports the exit once, with the agent's stderr
-        except AgentError as exc:
-            self._notice(NoticeLevel.ERROR, str(exc), _detail(exc))
-        finally:
-            self.hub.mark(self.state.set_turn(TurnState.IDLE))
-            if not self._closing:
-                self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
-
-    async def _check_withdrawal(self) -> None:
-        await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
-        for text in self.ledger.turn_settled():
-            self._notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
-
-    async def cancel(self) -> str | None:
-        """Ask the agent to stop the running turn (`session/cancel`)."""
-        if self.state.turn is not TurnState.WORKING or self._agent is None or self.state.session_id is None:
-            return "nothing to cancel"
-        self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
-        try:
-            await self._agent.cancel(self.state.session_id)
-        except AgentError as exc:
-            return str(exc)
+    async def close_session(self, local_id: str) -> str | None:
+        """Close a live session (`session/close` where the agent supports it) and forget it here."""
+        live = self.sessions.get(local_id)
+        if live is None:
+            return "no such session"
+        agent = self._agent
+        if agent is not None and live.state.session_id and self.agent_can_close:
+            with contextlib.suppress(AgentError):
+                await agent.request("session/close", {"sessionId": live.state.session_id})
+        await self._drop(live)
+        if not self.sessions:
+            self.current_id = self._add_session().local_id
+            self.current.start()
+            if not isinstance(ready := self._ready_agent(), str):
+                self._spawn(
+                    self._open_in_background(self.current, "session/new", self._create(ready, self.current))
+                )
+        elif self.current_id not in self.sessions:
+            self.current_id = next(reversed(self.sessions))
+        self._refresh_sidebars()
         return None
+
+    async def refresh_stored_sessions(self) -> None:
+        """Ask the agent for the sessions it keeps (`session/list`), for the sidebar."""
+        agent = self._agent
+        if agent is None or not self.agent_can_list:
+            return
+        try:
+            result = await agent.request("session/list", {"cwd": str(self.settings.cwd)})
+        except AgentError as exc:
+            self.current.notice(NoticeLevel.WARNING, f"could not list the agent's sessions: {exc}")
+            return
+        sessions = result.get("sessions") if isinstance(result, dict) else None
+        self.stored_sessions = tuple(s for s in sessions or [] if isinstance(s, dict) and "sessionId" in s)
+        self._refresh_sidebars()
+
+    @property
+    def agent_can_list(self) -> bool:
+        return self._session_capability("list")
+
+    @property
+    def agent_can_resume(self) -> bool:
+        return self._session_capability("resume")
+
+    @property
+    def agent_can_close(self) -> bool:
+        return self._session_capability("close")
+
+    def _session_capability(self, name: str) -> bool:
+        info = self._agent.info if self._agent else None
+        caps = info.capabilities.get("sessionCapabilities") if info else None
+        return isinstance(caps, dict) and isinstance(caps.get(name), dict)
+
+    async def _open_in_background(
+        self, live: LiveSession, method: str, request: Coroutine[Any, Any, dict[str, Any]]
+    ) -> None:
+        try:
+            await self._open(live, request)
+        except AgentError as exc:
+            live.notice(NoticeLevel.ERROR, f"{method} failed: {exc}", error_detail(exc))
+        self._spawn(self.refresh_stored_sessions())
+
+    async def _drop(self, live: LiveSession) -> None:
+        self.sessions.pop(live.local_id, None)
+        await live.close()
+        self._refresh_sidebars()
+
+    def _by_session_id(self, session_id: str | None) -> LiveSession | None:
+        if session_id is None:
+            return None
+        return next((s for s in self.sessions.values() if s.state.session_id == session_id), None)
+
+    def _refresh_sidebars(self) -> None:
+        stored = tuple(
+            StoredSession(
+                session_id=str(s["sessionId"]),
+                title=s.get("title") if isinstance(s.get("title"), str) else None,
+                updated_at=s.get("updatedAt") if isinstance(s.get("updatedAt"), str) else None,
+                live_local_id=live.local_id if (live := self._by_session_id(str(s["sessionId"]))) else None,
+            )
+            for s in self.stored_sessions
+        )
+        info = self._agent.info if self._agent else None
+        for live in self.sessions.values():
+            links = tuple(
+                SessionLink(
+                    local_id=other.local_id,
+                    title=other.state.title or f"Session {other.local_id[1:]}",
+                    status=other.state.display_status,
+                    current=other is live,
+                )
+                for other in self.sessions.values()
+            )
+            sidebar = Sidebar(
+                live=links,
+                stored=stored,
+                can_load=bool(info and info.capabilities.get("loadSession") is True),
+                can_resume=self.agent_can_resume,
+                can_list=self.agent_can_list,
+            )
+            live.hub.mark(live.state.set_sidebar(sidebar))
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # --- AgentListener ----------------------------------------------------------------------------------
 
     def on_update(self, translation: Translation) -> None:
-        if translation.session_id is not None and translation.session_id != self.state.session_id:
-            if self._opening_session:
-                self._early_updates.append(translation)  # may belong to the session being created
+        live = self._by_session_id(translation.session_id)
+        if live is None:
+            if self._opening and translation.session_id is not None:
+                self._early_updates.append(translation)  # may belong to a session being opened
                 return
-            self._notice(
-                NoticeLevel.WARNING,
-                f"ignored an update for unknown session {translation.session_id!r}",
-            )
-            return
+            if translation.session_id is not None:
+                self.current.notice(
+                    NoticeLevel.WARNING, f"ignored an update for unknown session {translation.session_id!r}"
+                )
+                return
+            live = self.current  # unreadable session id: the translation is a notice saying so
         for event in translation.events:
-            self._apply(event)
-
-    def _apply(self, event: SessionEvent) -> None:
-        if isinstance(event, SuggestionsEvent):
-            self._offer(self.ledger.receive(event.update))
-            return
-        self.hub.mark(self.state.apply(event))
-        if isinstance(event, SessionInfoEvent) and event.meta:
-            self._offer(self.ledger.receive_legacy(event.meta))
-
-    def _offer(self, outcome: Outcome) -> None:
-        for text in outcome.notices:
-            self._notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
-        if outcome.offered is not None:
-            self.hub.mark(self.state.set_suggestions(outcome.offered))
+            live.apply(event)
+            if isinstance(event, SessionInfoEvent):
+                self._refresh_sidebars()
 
     def on_notice(self, notice: Notice) -> None:
-        self.hub.mark(self.state.add_notice(notice))
+        self.current.hub.mark(self.current.state.add_notice(notice))
 
     def on_wire(self, direction: str, message: dict[str, Any]) -> None:
         self.wire_log.append((direction, message))
@@ -355,8 +443,9 @@ class Runtime:
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
     ) -> dict[str, Any]:
         # Fail closed until the permission dialog exists: never guess an approval.
+        live = self._by_session_id(session_id) or self.current
         title = tool_call.get("title") or tool_call.get("toolCallId") or "a tool call"
-        self._notice(
+        live.notice(
             NoticeLevel.WARNING,
             f"the agent asked for permission to run {title!r}; this client declined it, "
             "because it does not show permission requests yet",
@@ -365,38 +454,13 @@ class Runtime:
 
     # --- helpers ----------------------------------------------------------------------------------------
 
-    def _resync(self) -> None:
-        """The transcript was replaced wholesale: tabs get a fresh snapshot (none to render without tabs)."""
-        if self.hub.subscriber_count:
-            self.hub.resync()
-        else:
-            self.hub.mark({STATUS})
-
     def _set_status(self, status: AgentStatus) -> None:
-        self.hub.mark(self.state.set_agent_status(status))
-
-    def _notice(self, level: NoticeLevel, text: str, detail: str | None = None) -> None:
-        self.hub.mark(self.state.add_notice(Notice(level=level, text=text, detail=detail)))
+        self._status = status
+        for live in self.sessions.values():
+            live.set_agent_status(status)
+        self._refresh_sidebars()
 
     def _report_failure(self, exc: AgentError) -> None:
-        text = str(exc)
-        if isinstance(exc, AgentExitedError):
-            text = describe_exit(exc.exit_code)
-        self._notice(NoticeLevel.ERROR, text, _detail(exc))
-
-
-def _detail(exc: AgentError) -> str | None:
-    if isinstance(exc, AgentExitedError):
-        return "\n".join(exc.stderr_tail) or "(the agent wrote nothing to stderr)"
-    if isinstance(exc, AgentRequestError) and exc.data is not None:
-        return repr(exc.data)[:1000]
-    return None
-
-
-def _describe_stop_reason(reason: str) -> str:
-    return {
-        "cancelled": "the turn was cancelled",
-        "max_tokens": "the agent stopped: it reached its token limit",
-        "max_turn_requests": "the agent stopped: it reached its limit of model requests for one turn",
-        "refusal": "the agent refused to continue",
-    }.get(reason, f"the turn ended: {reason}")
+        text = describe_exit(exc.exit_code) if isinstance(exc, AgentExitedError) else str(exc)
+        for live in self.sessions.values():
+            live.notice(NoticeLevel.ERROR, text, error_detail(exc))

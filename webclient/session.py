@@ -37,6 +37,7 @@ HEADER = "header"
 PLAN = "plan"
 AUTH = "auth"
 SUGGESTIONS = "suggestions"
+SIDEBAR = "sidebar"
 
 
 class TurnState(StrEnum):
@@ -104,6 +105,35 @@ class ToolCallItem:
 Item = MessageItem | NoticeItem | ToolCallItem
 
 
+@dataclass(frozen=True)
+class SessionLink:
+    """A live session in the sidebar."""
+
+    local_id: str
+    title: str
+    status: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    """A session the agent keeps (from `session/list`) that can be loaded or resumed."""
+
+    session_id: str
+    title: str | None
+    updated_at: str | None
+    live_local_id: str | None  # set when it is already open here
+
+
+@dataclass(frozen=True)
+class Sidebar:
+    live: tuple[SessionLink, ...] = ()
+    stored: tuple[StoredSession, ...] = ()
+    can_load: bool = False
+    can_resume: bool = False
+    can_list: bool = False
+
+
 @dataclass
 class SessionState:
     """Transcript and status of one session. `session_id` is the agent's id once the session exists."""
@@ -124,6 +154,7 @@ class SessionState:
     # it acted on, so a choice made on a list that was replaced meanwhile is refused, never misapplied.
     suggestions: tuple[Suggestion, ...] = ()
     suggestions_generation: int = 0
+    sidebar: Sidebar = field(default_factory=Sidebar)
     _tool_calls: dict[str, ToolCallItem] = field(default_factory=dict)
     _open_message: MessageItem | None = None
 
@@ -201,6 +232,12 @@ class SessionState:
         """The next chunk starts a new message (a replay ended, or another speaker took over)."""
         self._open_message = None
         return set()
+
+    def set_sidebar(self, sidebar: Sidebar) -> set[str]:
+        if sidebar == self.sidebar:
+            return set()
+        self.sidebar = sidebar
+        return {SIDEBAR}
 
     def set_suggestions(self, suggestions: tuple[Suggestion, ...]) -> set[str]:
         """Replace the list on offer (an empty tuple offers nothing)."""

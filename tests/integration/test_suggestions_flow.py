@@ -56,7 +56,7 @@ async def turn(runtime: Runtime, text: str) -> None:
 
 
 async def finish_turn(runtime: Runtime) -> None:
-    task = runtime._turn
+    task = runtime.current._turn
     assert task is not None
     await eventually(task.done, 20, "the turn to end")
 
@@ -137,7 +137,8 @@ async def test_not_advertised_the_demo_agent_sends_none_and_nothing_is_offered(w
         await turn(runtime, "help")
         await turn(runtime, "/suggest []")  # a scenario list needs the capability too
         # The advertised run offers within ~50 ms of the response; give it a generous quiet window.
-        await eventually(lambda: runtime._grace is not None and runtime._grace.done(), 10, "grace period")
+        grace_over = lambda: runtime.current._grace is not None and runtime.current._grace.done()  # noqa: E731
+        await eventually(grace_over, 10, "grace period")
 
         assert received_updates(runtime, SUGGESTIONS_UPDATE) == []
         assert runtime.state.suggestions == ()
@@ -205,15 +206,16 @@ async def test_load_of_an_earlier_session_replays_the_transcript_with_no_suggest
         assert runtime.state.suggestions == ()  # a new session starts empty, even after a restart
         await turn(runtime, "count to 2")
         await eventually(lambda: bool(runtime.state.suggestions), 10, "suggestions in the new session")
-        generation = runtime.state.suggestions_generation
+        before = runtime.current
 
         assert earlier is not None
         assert await runtime.load_session(earlier) is None
 
+        # The stored session opens beside the live one, as the current session, with nothing on offer.
+        assert runtime.current is not before and before.state.suggestions != ()
         assert runtime.state.session_id == earlier
         assert runtime.state.suggestions == ()
-        assert runtime.state.suggestions_generation > generation
-        assert runtime.send_suggestion(generation, 0) is not None
+        assert runtime.send_suggestion(runtime.state.suggestions_generation, 0) is not None
         assert [role for role, _ in messages(runtime)] == ["user", "agent"]
         assert messages(runtime)[0] == ("user", "help")
         replay = wire_after(runtime, lambda d, m: d == "out" and m.get("method") == "session/load")
@@ -234,7 +236,7 @@ async def test_load_of_an_unknown_session_keeps_the_conversation(workspace: Path
 
         assert runtime.state.session_id == current
         assert messages(runtime) == before
-        assert notices(runtime, "could not load session")
+        assert notices(runtime, "could not open session")
         await turn(runtime, "count to 2")
 
 

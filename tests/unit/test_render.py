@@ -42,6 +42,7 @@ PAGE_IDS = frozenset(
         "composer-actions",
         "cancel-form",
         "edit-form",
+        "sidebar",
         "composer-attachments",
         "restart-form",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
@@ -320,6 +321,7 @@ def test_snapshot_top_level_elements_are_all_out_of_band_swaps() -> None:
         "plan",
         "suggestions",
         "ghost-text",
+        "sidebar",
     ]
     assert all(r.attrs.get("hx-swap-oob") for r in roots)
 

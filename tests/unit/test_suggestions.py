@@ -686,7 +686,7 @@ def ready_runtime(tmp_path: Path) -> tuple[Runtime, FakeAgent]:
     """A Runtime that was never started, as if initialize and session/new had completed for "s1"."""
     runtime = Runtime(Settings(cwd=tmp_path, flush_interval=0))
     agent = FakeAgent()
-    runtime._agent = agent  # type: ignore[assignment]
+    runtime.current.agent = agent  # type: ignore[assignment]
     runtime.state.session_id = "s1"
     runtime.state.agent_status = AgentStatus.READY
     runtime.ledger = ledger()

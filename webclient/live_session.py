@@ -1,0 +1,205 @@
+"""One ACP session as the server lives it: its state, its tabs, its suggestions, its running turn.
+
+The runtime owns the agent and routes each event to the `LiveSession` it names; everything that happens
+inside one session (a prompt, a cancel, a chosen suggestion, the agent's updates) happens here. Every
+task a session starts is its own and ends with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from webclient.agent_connection import AgentConnection
+from webclient.errors import AgentError, AgentExitedError, AgentRequestError
+from webclient.live import LiveHub
+from webclient.models import (
+    AgentStatus,
+    ContentPart,
+    Notice,
+    NoticeLevel,
+    SessionEvent,
+    SessionInfoEvent,
+    SuggestionsEvent,
+)
+from webclient.prompt import PromptRejected, compose
+from webclient.session import STATUS, SessionState, TurnState
+from webclient.suggestions import Outcome, Suggestion, SuggestionLedger, SuggestionPolicy
+from webclient.translate import content_to_wire
+
+# How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
+# earlier list stale: real agents send them shortly after the prompt response (claude-agent-acp ~60 ms).
+SUGGESTION_GRACE_SECONDS = 1.5
+
+
+class LiveSession:
+    """A session and the tabs that show it. `state.session_id` is the agent's id once it exists."""
+
+    def __init__(self, local_id: str, flush_interval: float, policy: SuggestionPolicy) -> None:
+        self.local_id = local_id
+        self.state = SessionState()
+        self.hub = LiveHub(self.state, flush_interval)
+        self.ledger = SuggestionLedger(policy)
+        self.agent: AgentConnection | None = None
+        self._turn: asyncio.Task[None] | None = None
+        self._grace: asyncio.Task[None] | None = None
+        self._closing = False
+
+    def start(self) -> None:
+        self.hub.start()
+
+    async def close(self) -> None:
+        """End every task of this session and disconnect its tabs."""
+        self._closing = True
+        for task in (self._turn, self._grace):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        await self.hub.stop()
+
+    @property
+    def prompt_capabilities(self) -> dict[str, Any]:
+        return self.agent.info.prompt_capabilities if self.agent and self.agent.info else {}
+
+    # --- prompts ----------------------------------------------------------------------------------------
+
+    def submit_prompt(
+        self,
+        parts: list[ContentPart],
+        *,
+        wire: list[dict[str, Any]] | None = None,
+        auto_sent: bool = False,
+    ) -> str | None:
+        """Start a turn with this prompt; returns an error message when the session cannot take one.
+
+        `wire` overrides the blocks sent (a chosen suggestion goes out exactly as the agent sent it).
+        """
+        if not self.state.can_prompt or self.agent is None or self.state.session_id is None:
+            return f"the agent cannot take a prompt now ({self.state.display_status})"
+        if not parts:
+            return "an empty prompt was not sent"
+        self.hub.mark(self.state.add_user_message(parts, auto_sent=auto_sent))
+        self.hub.mark(self.state.set_turn(TurnState.WORKING))
+        self.ledger.prompt_accepted()
+        if self._grace is not None:
+            self._grace.cancel()
+        blocks = wire if wire is not None else [content_to_wire(part) for part in parts]
+        self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
+        return None
+
+    def submit_composed(self, text: str, attachments: list[str]) -> str | None:
+        """Send what the composer holds: its text and the attachments the user kept in it."""
+        try:
+            composed = compose(text, attachments, self.prompt_capabilities)
+        except PromptRejected as exc:
+            return str(exc)
+        return self.submit_prompt(composed.parts, wire=composed.wire)
+
+    def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
+        """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""
+        chosen = self.find_suggestion(generation, index)
+        if isinstance(chosen, str):
+            return f"{chosen}; nothing was sent"
+        return self.submit_prompt(
+            list(chosen.parts), wire=[dict(b) for b in chosen.wire], auto_sent=auto_sent
+        )
+
+    def find_suggestion(self, generation: int, index: int) -> Suggestion | str:
+        """Suggestion `index` of the list numbered `generation`, or why it is not there any more."""
+        if generation != self.state.suggestions_generation:
+            return "that suggestion was replaced before it could be used"
+        if not 0 <= index < len(self.state.suggestions):
+            return "no such suggestion"
+        return self.state.suggestions[index]
+
+    async def cancel(self) -> str | None:
+        """Ask the agent to stop the running turn (`session/cancel`)."""
+        if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
+            return "nothing to cancel"
+        self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
+        try:
+            await self.agent.cancel(self.state.session_id)
+        except AgentError as exc:
+            return str(exc)
+        return None
+
+    async def _run_turn(self, agent: AgentConnection, session_id: str, blocks: list[dict[str, Any]]) -> None:
+        try:
+            reason = await agent.prompt(session_id, blocks)
+            if reason != "end_turn":
+                self.notice(NoticeLevel.INFO, describe_stop_reason(reason))
+        except AgentExitedError:
+            pass  # the runtime reports the exit once, with the agent's stderr
+        except AgentError as exc:
+            self.notice(NoticeLevel.ERROR, str(exc), error_detail(exc))
+        finally:
+            self.hub.mark(self.state.set_turn(TurnState.IDLE))
+            if not self._closing:
+                self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
+
+    async def _check_withdrawal(self) -> None:
+        await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
+        for text in self.ledger.turn_settled():
+            self.notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
+
+    # --- what the agent says ----------------------------------------------------------------------------
+
+    def apply(self, event: SessionEvent) -> None:
+        if isinstance(event, SuggestionsEvent):
+            self._offer(self.ledger.receive(event.update))
+            return
+        self.hub.mark(self.state.apply(event))
+        if isinstance(event, SessionInfoEvent) and event.meta:
+            self._offer(self.ledger.receive_legacy(event.meta))
+
+    def _offer(self, outcome: Outcome) -> None:
+        for text in outcome.notices:
+            self.notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
+        if outcome.offered is not None:
+            self.hub.mark(self.state.set_suggestions(outcome.offered))
+
+    def begin_replay(self) -> None:
+        """`session/load` is about to replay history: nothing it sends is offered as a suggestion."""
+        if self._grace is not None:
+            self._grace.cancel()
+        self.ledger.begin_replay()
+        self.hub.mark(self.state.set_turn(TurnState.WORKING))  # no prompt while the replay runs
+
+    def end_replay(self) -> None:
+        self.ledger.end_replay()
+        self.state.close_open_message()
+        self.hub.mark(self.state.set_suggestions(()) | self.state.set_turn(TurnState.IDLE))
+
+    # --- helpers ----------------------------------------------------------------------------------------
+
+    def notice(self, level: NoticeLevel, text: str, detail: str | None = None) -> None:
+        self.hub.mark(self.state.add_notice(Notice(level=level, text=text, detail=detail)))
+
+    def set_agent_status(self, status: AgentStatus) -> None:
+        self.hub.mark(self.state.set_agent_status(status))
+
+    def resync(self) -> None:
+        """The transcript was replaced wholesale: tabs get a fresh snapshot (none to render without tabs)."""
+        if self.hub.subscriber_count:
+            self.hub.resync()
+        else:
+            self.hub.mark({STATUS})
+
+
+def error_detail(exc: AgentError) -> str | None:
+    if isinstance(exc, AgentExitedError):
+        return "\n".join(exc.stderr_tail) or "(the agent wrote nothing to stderr)"
+    if isinstance(exc, AgentRequestError) and exc.data is not None:
+        return repr(exc.data)[:1000]
+    return None
+
+
+def describe_stop_reason(reason: str) -> str:
+    return {
+        "cancelled": "the turn was cancelled",
+        "max_tokens": "the agent stopped: it reached its token limit",
+        "max_turn_requests": "the agent stopped: it reached its limit of model requests for one turn",
+        "refusal": "the agent refused to continue",
+    }.get(reason, f"the turn ended: {reason}")
