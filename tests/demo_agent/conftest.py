@@ -22,6 +22,8 @@ from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 from acp.stdio import spawn_stdio_connection
 
+from webclient.files import FileAccess, FileAccessDenied, FileAccessError, FileMissing
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WAIT_TIMEOUT = 10.0
 # How long "nothing arrives" is watched for. Predictions go out 50 ms after a turn: 10x that is ample.
@@ -30,8 +32,56 @@ QUIET_PERIOD = 0.5
 SUGGESTIONS: dict[str, Any] = {"session": {"promptSuggestions": {}}}
 SUGGESTIONS_WITH_IMAGES: dict[str, Any] = {"session": {"promptSuggestions": {"image": {}}}}
 NO_SUGGESTIONS: dict[str, Any] = {"fs": {"readTextFile": False, "writeTextFile": False}, "terminal": False}
+# A client like webclient: file access through the client, boolean config options, prompt suggestions.
+FULL_CLIENT: dict[str, Any] = {
+    "fs": {"readTextFile": True, "writeTextFile": True},
+    "terminal": False,
+    "session": {"promptSuggestions": {}, "configOptions": {"boolean": {}}},
+}
 
 Json = dict[str, Any]
+
+
+class ClientResponder:
+    """The client side of the agent's requests: fs through ``webclient.files``, and permission answers.
+
+    ``permission_answer`` is the optionId to select; None means "wait for our own ``session/cancel``, then
+    answer ``cancelled``", as ACP requires of a client that cancels a turn.
+    """
+
+    def __init__(self, workspace: Path) -> None:
+        self.files = FileAccess([workspace])
+        self.permission_answer: str | None = "apply"
+        self.cancel_sent = asyncio.Event()
+
+    async def __call__(self, method: str, params: Any, is_notification: bool) -> Any:
+        if is_notification:
+            return None
+        if method == "fs/read_text_file":
+            content = self._files(
+                lambda: self.files.read_text(params["path"], params.get("line"), params.get("limit"))
+            )
+            return {"content": content}
+        if method == "fs/write_text_file":
+            self._files(lambda: self.files.write_text(params["path"], params["content"]))
+            return {}
+        if method == "session/request_permission":
+            if self.permission_answer is None:
+                await self.cancel_sent.wait()
+                return {"outcome": {"outcome": "cancelled"}}
+            return {"outcome": {"outcome": "selected", "optionId": self.permission_answer}}
+        raise RequestError.method_not_found(method)
+
+    @staticmethod
+    def _files(action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except FileMissing as exc:
+            raise RequestError.resource_not_found(str(exc)) from exc
+        except FileAccessDenied as exc:
+            raise RequestError.invalid_params({"reason": str(exc)}) from exc
+        except FileAccessError as exc:
+            raise RequestError.internal_error({"reason": str(exc)}) from exc
 
 
 @dataclass
@@ -43,6 +93,27 @@ class AgentHarness:
     workspace: Path
     received: list[Json] = field(default_factory=list)
     stderr: bytearray = field(default_factory=bytearray)
+    client: ClientResponder | None = None
+
+    def requests(self, method: str | None = None, since: int = 0) -> list[Json]:
+        """The agent's requests to the client (fs, permission) in wire order."""
+        return [
+            m
+            for m in self.received[since:]
+            if "method" in m and "id" in m and (method is None or m["method"] == method)
+        ]
+
+    def sequence(self, since: int = 0) -> list[str]:
+        """What arrived since ``since``, one label each: an update's kind, a request's method, "response"."""
+        labels = []
+        for m in self.received[since:]:
+            if m.get("method") == "session/update":
+                labels.append(m["params"]["update"]["sessionUpdate"])
+            elif "method" in m:
+                labels.append(m["method"])
+            else:
+                labels.append("response")
+        return labels
 
     # -- recording -------------------------------------------------------------------------------------
     def updates(
@@ -112,6 +183,8 @@ class AgentHarness:
 
     async def cancel(self, session_id: str) -> None:
         await self.conn.send_notification("session/cancel", {"sessionId": session_id})
+        if self.client is not None:
+            self.client.cancel_sent.set()
 
     # -- waiting ---------------------------------------------------------------------------------------
     async def wait_for(self, condition: Callable[[], Any], timeout: float = WAIT_TIMEOUT) -> Any:
@@ -153,12 +226,6 @@ async def _drain(stream: asyncio.StreamReader | None, into: bytearray) -> None:
         into.extend(chunk)
 
 
-async def _answer_agent_requests(method: str, params: Any, is_notification: bool) -> None:
-    # The observer records everything; the demo agent makes no requests of the client (no fs, no terminal).
-    if not is_notification:
-        raise RequestError.method_not_found(method)
-
-
 @asynccontextmanager
 async def running_agent(
     workspace: Path, state_dir: Path, env: dict[str, str] | None = None
@@ -177,10 +244,11 @@ async def running_agent(
             received.append(event.message)
 
     command = (sys.executable, "-m", "webclient.demo_agent")
+    client = ClientResponder(workspace)
     async with spawn_stdio_connection(
-        _answer_agent_requests, *command, cwd=workspace, env=child_env, observers=[observe]
+        client, *command, cwd=workspace, env=child_env, observers=[observe]
     ) as (conn, process):
-        harness = AgentHarness(conn, process, workspace, received)
+        harness = AgentHarness(conn, process, workspace, received, client=client)
         drain = asyncio.create_task(_drain(process.stderr, harness.stderr))
         try:
             yield harness

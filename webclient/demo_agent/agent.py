@@ -26,6 +26,8 @@ from acp.schema import (
     SessionCapabilities,
     SessionInfo,
     SessionListCapabilities,
+    SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
 )
 
 from . import __version__
@@ -33,7 +35,9 @@ from .blocks import text, to_json
 from .capabilities import AGENT_PROMPT_CAPABILITIES, SuggestionSupport
 from .commands import AVAILABLE_COMMANDS
 from .config import Settings
-from .intents import classify, read_prompt
+from .features import ClientFeatures
+from .intents import Intent, classify, read_prompt
+from .modes import SessionSettings, mode_state
 from .offers import SuggestionOffers
 from .predictions import predict
 from .replies import Reply, answer
@@ -41,7 +45,18 @@ from .session import LiveSession
 from .store import SessionRecord, SessionStore
 from .streaming import split_chunks, stream_chunks
 from .tasks import TaskOwner
-from .updates import UpdateSink, agent_message, agent_thought, available_commands, replayed
+from .tools import TOOL_KINDS, ToolContext, run_tool, thought_for
+from .updates import (
+    ClientChannel,
+    agent_message,
+    agent_thought,
+    available_commands,
+    config_options,
+    current_mode,
+    replayed,
+    session_title,
+    usage,
+)
 from .workspace import Workspace
 
 __all__ = ["AGENT_INFO", "DemoAgent"]
@@ -49,22 +64,27 @@ __all__ = ["AGENT_INFO", "DemoAgent"]
 log = logging.getLogger(__name__)
 
 AGENT_INFO = Implementation(name="webclient-demo", title="webclient demo agent", version=__version__)
+# usage_update: a pretend context window, and ~4 characters of stored conversation per token.
+CONTEXT_WINDOW_TOKENS = 200_000
+CHARS_PER_TOKEN = 4
 
 
 class DemoAgent:
     """An offline ACP v1 agent over one connection; the reference Agent for prompt suggestions."""
 
-    def __init__(self, settings: Settings, sink: UpdateSink, store: SessionStore) -> None:
+    def __init__(self, settings: Settings, sink: ClientChannel, store: SessionStore) -> None:
         self._settings = settings
         self._sink = sink
         self._store = store
         self._support = SuggestionSupport()
+        self._features = ClientFeatures()
         self._sessions: dict[str, LiveSession] = {}
         self._tasks = TaskOwner("demo-agent")
 
     def record_initialize_params(self, params: Any) -> None:
         """Take the client's capabilities from the raw ``initialize`` params, before the SDK drops fields."""
         self._support = SuggestionSupport.from_initialize_params(params)
+        self._features = ClientFeatures.from_initialize_params(params)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         # v1 is the only version we (and the SDK) speak, whatever the client asked for.
@@ -84,7 +104,11 @@ class DemoAgent:
         record = self._store.create(_checked_cwd(cwd))
         live = await self._open(record)
         self._tasks.spawn(self._advertise_commands(live.session_id))
-        return NewSessionResponse(session_id=live.session_id)
+        return NewSessionResponse(
+            session_id=live.session_id,
+            modes=mode_state(live.settings.mode),
+            config_options=live.settings.config_options(),
+        )
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
         """Replay the stored conversation as message chunks, then return; never replays suggestions."""
@@ -100,11 +124,31 @@ class DemoAgent:
                     await self._sink.session_update(session_id, replayed(entry.role, block, entry.message_id))
         self._store.save(record)
         self._tasks.spawn(self._advertise_commands(session_id))
-        return LoadSessionResponse()
+        live.title_sent = record.title is not None
+        return LoadSessionResponse(
+            modes=mode_state(live.settings.mode), config_options=live.settings.config_options()
+        )
 
     async def list_sessions(self, cwd: str | None = None, **kwargs: Any) -> ListSessionsResponse:
         records = [r for r in self._store.all() if cwd is None or r.cwd == cwd]
         return ListSessionsResponse(sessions=[_session_info(r) for r in records])
+
+    async def set_session_mode(self, mode_id: str, session_id: str, **kwargs: Any) -> SetSessionModeResponse:
+        """Switch mode and confirm it with ``current_mode_update``."""
+        live = self._live(session_id)
+        live.settings.set_mode(mode_id)
+        await self._sink.session_update(session_id, current_mode(mode_id))
+        return SetSessionModeResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: Any, **kwargs: Any
+    ) -> SetSessionConfigOptionResponse:
+        """Set one option; answer with the full list and repeat it as ``config_option_update``."""
+        live = self._live(session_id)
+        live.settings.set_option(config_id, value)
+        options = live.settings.config_options()
+        await self._sink.session_update(session_id, config_options(options))
+        return SetSessionConfigOptionResponse(config_options=options)
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
         """Run one turn: withdraw stale suggestions, think, stream the answer, then schedule a prediction."""
@@ -114,6 +158,7 @@ class DemoAgent:
             cancelled = live.begin_turn()
             try:
                 reply = await self._take_turn(live, prompt, cancelled)
+                await self._report_session(live)
             finally:
                 live.end_turn()
         if cancelled.is_set():
@@ -134,7 +179,12 @@ class DemoAgent:
     async def _open(self, record: SessionRecord) -> LiveSession:
         if previous := self._sessions.pop(record.session_id, None):
             await previous.close()
-        live = LiveSession(record, Workspace(record.cwd), SuggestionOffers(record.session_id, self._sink))
+        live = LiveSession(
+            record,
+            Workspace(record.cwd),
+            SuggestionOffers(record.session_id, self._sink),
+            settings=SessionSettings(boolean_config=self._features.boolean_config),
+        )
         self._sessions[record.session_id] = live
         return live
 
@@ -149,7 +199,11 @@ class DemoAgent:
     async def _take_turn(self, live: LiveSession, prompt: list[Any], cancelled: asyncio.Event) -> Reply:
         await live.offers.withdraw()  # the first update of the turn, if a list is on offer
         view = read_prompt(prompt)
-        reply = answer(view, classify(view.text), live.workspace, self._support)
+        intent = classify(view.text)
+        if intent.kind in TOOL_KINDS:
+            reply = await self._use_tools(live, intent, cancelled)
+        else:
+            reply = answer(view, intent, live.workspace, self._support)
         sent = await self._stream(live, reply, cancelled)
         live.record.append("user", _new_id(), [to_json(block) for block in prompt])
         if sent:
@@ -157,12 +211,31 @@ class DemoAgent:
         self._store.save(live.record)
         return reply
 
+    async def _use_tools(self, live: LiveSession, intent: Intent, cancelled: asyncio.Event) -> Reply:
+        """A tool turn: its thought goes out first, then its tool calls; the reply text is streamed after."""
+        thought = agent_thought(thought_for(intent), message_id=_new_id())
+        await self._sink.session_update(live.session_id, thought)
+        text = await run_tool(intent, ToolContext(self._sink, live, self._features, cancelled))
+        return Reply("", text)
+
+    async def _report_session(self, live: LiveSession) -> None:
+        """End of turn: name the session once it has a title, and report (pretend) context use and cost."""
+        record = live.record
+        if record.title is not None and not live.title_sent:
+            live.title_sent = True
+            await self._sink.session_update(live.session_id, session_title(record.title, record.updated_at))
+        characters = sum(len(str(block)) for entry in record.history for block in entry.content)
+        used = min(characters // CHARS_PER_TOKEN, CONTEXT_WINDOW_TOKENS)
+        cost = round(used / 1000 * live.settings.price_per_1k_usd, 6)
+        await self._sink.session_update(live.session_id, usage(used, CONTEXT_WINDOW_TOKENS, cost))
+
     async def _stream(self, live: LiveSession, reply: Reply, cancelled: asyncio.Event) -> str:
         """Send the thought, then the answer; returns the answer text actually sent."""
         sid = live.session_id
         thought_id, message_id = _new_id(), _new_id()
         thought = partial(agent_thought, message_id=thought_id)
-        await stream_chunks(self._sink, sid, [reply.thought], thought, 0, cancelled)
+        if reply.thought:  # a tool turn sent its thought before its tool calls
+            await stream_chunks(self._sink, sid, [reply.thought], thought, 0, cancelled)
         if reply.line_by_line:
             chunks, delay_s = reply.text.splitlines(keepends=True), self._settings.slow_step_s
         else:

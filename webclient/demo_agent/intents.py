@@ -37,6 +37,10 @@ class Kind(Enum):
     SUGGEST = "suggest"
     SUGGEST_DEMO = "suggest-demo"
     SUGGEST_DELAY = "suggest-delay"
+    EDIT = "edit"
+    RUN = "run"
+    SEARCH = "search"
+    MODE = "mode"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,10 @@ _LIST = re.compile(
 )
 _SHOW = re.compile(r"(?:show|cat|open)(?:\s+me)?(?:\s+the)?(?:\s+file)?(?:\s+(?P<arg>.*))?", re.I)
 _EXPLAIN = re.compile(r"(?:explain|summari[sz]e)(?:\s+the)?(?:\s+file)?(?:\s+(?P<arg>.*))?", re.I)
+_EDIT = re.compile(r"(?:edit|change)(?:\s+the)?(?:\s+file)?(?:\s+(?P<arg>.*))?", re.I)
+_RUN = re.compile(r"run(?:\s+(?P<arg>.*))?", re.I)
+_SEARCH = re.compile(r"(?:search|grep|find)(?:\s+for)?(?:\s+(?P<arg>.*))?", re.I)
+_MODE = re.compile(r"mode(?:\s+(?P<arg>.*))?", re.I)
 _COUNT = re.compile(r"slow(?:\s+(?P<n>\d+))?|count(?:\s+to)?(?:\s+(?P<to>\d+))?", re.I)
 
 
@@ -107,7 +115,11 @@ def classify(text: str) -> Intent:
         return Intent(Kind.UNKNOWN)  # no text: the attachments, if any, decide
     if _HELP.fullmatch(words):
         return Intent(Kind.HELP)
-    for kind, pattern in ((Kind.LIST, _LIST), (Kind.SHOW, _SHOW), (Kind.EXPLAIN, _EXPLAIN)):
+    patterns = (
+        (Kind.LIST, _LIST), (Kind.SHOW, _SHOW), (Kind.EXPLAIN, _EXPLAIN), (Kind.EDIT, _EDIT),
+        (Kind.RUN, _RUN), (Kind.SEARCH, _SEARCH), (Kind.MODE, _MODE),
+    )  # fmt: skip
+    for kind, pattern in patterns:
         if match := pattern.fullmatch(words):
             return Intent(kind, _unquote(match.group("arg") or ""))
     if match := _COUNT.fullmatch(words):

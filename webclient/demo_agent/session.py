@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from .modes import SessionSettings
 from .offers import SuggestionOffers
 from .store import SessionRecord
 from .workspace import Workspace
@@ -17,7 +18,9 @@ class LiveSession:
     """Runtime state beside the persisted record.
 
     ``lock`` serialises turns (and a load's replay); ``cancelled`` is the running turn's cancel flag;
-    ``next_delay_ms`` is the ``/suggest-delay`` override for the next list sent after a turn.
+    ``next_delay_ms`` is the ``/suggest-delay`` override for the next list sent after a turn; ``settings``
+    holds the mode and config options; ``always_allow_edits`` remembers an "allow always" permission answer;
+    ``title_sent`` whether ``session_info_update`` has named the session.
     """
 
     record: SessionRecord
@@ -26,6 +29,9 @@ class LiveSession:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     cancelled: asyncio.Event | None = None
     next_delay_ms: float | None = None
+    settings: SessionSettings = field(default_factory=lambda: SessionSettings(boolean_config=False))
+    always_allow_edits: bool = False
+    title_sent: bool = False
 
     @property
     def session_id(self) -> str:

@@ -13,19 +13,34 @@ from acp.helpers import (
     update_agent_message,
     update_agent_thought,
     update_available_commands,
+    update_current_mode,
     update_user_message,
 )
-from acp.schema import AvailableCommand, ContentChunk
+from acp.schema import (
+    AvailableCommand,
+    ConfigOptionUpdate,
+    ContentChunk,
+    Cost,
+    SessionConfigOptionBoolean,
+    SessionConfigOptionSelect,
+    SessionInfoUpdate,
+    UsageUpdate,
+)
 
 from .blocks import JsonDict, text, to_json
 
 __all__ = [
+    "ClientChannel",
     "UpdateSink",
     "agent_message",
     "agent_thought",
     "available_commands",
+    "config_options",
+    "current_mode",
     "prompt_suggestions",
     "replayed",
+    "session_title",
+    "usage",
 ]
 
 
@@ -34,6 +49,14 @@ class UpdateSink(Protocol):
 
     async def session_update(self, session_id: str, update: JsonDict) -> None:
         """Send ``{"sessionId": session_id, "update": update}``; the update is already wire JSON."""
+        ...
+
+
+class ClientChannel(UpdateSink, Protocol):
+    """The sink plus requests to the client (``fs/*``, ``session/request_permission``)."""
+
+    async def request(self, method: str, params: JsonDict) -> Any:
+        """Send a request and return its result; a JSON-RPC error raises ``acp.RequestError``."""
         ...
 
 
@@ -54,6 +77,25 @@ def replayed(role: str, block: JsonDict, message_id: str | None = None) -> JsonD
 
 def available_commands(commands: Iterable[AvailableCommand]) -> JsonDict:
     return to_json(update_available_commands(commands))
+
+
+def current_mode(mode_id: str) -> JsonDict:
+    return to_json(update_current_mode(mode_id))
+
+
+def config_options(options: Iterable[SessionConfigOptionSelect | SessionConfigOptionBoolean]) -> JsonDict:
+    return to_json(ConfigOptionUpdate(session_update="config_option_update", config_options=list(options)))
+
+
+def session_title(title: str, updated_at: str | None = None) -> JsonDict:
+    return to_json(
+        SessionInfoUpdate(session_update="session_info_update", title=title, updated_at=updated_at)
+    )
+
+
+def usage(used: int, size: int, cost_usd: float) -> JsonDict:
+    cost = Cost(amount=cost_usd, currency="USD")
+    return to_json(UsageUpdate(session_update="usage_update", used=used, size=size, cost=cost))
 
 
 def prompt_suggestions(suggestions: Any) -> JsonDict:

@@ -54,7 +54,7 @@ class RawInitializeRecorder:
 
 
 class ConnectionSink:
-    """Sends ``session/update`` as a raw notification; bound to the connection once it exists."""
+    """Sends ``session/update`` as a raw notification and requests to the client; bound once it exists."""
 
     def __init__(self) -> None:
         self._conn: Connection | None = None
@@ -67,6 +67,12 @@ class ConnectionSink:
             raise ConnectionError("session/update before the connection was bound")
         params = {"sessionId": session_id, "update": update}
         await self._conn.send_notification(CLIENT_METHODS["session_update"], params)
+
+    async def request(self, method: str, params: JsonDict) -> Any:
+        """A request to the client (fs, permission); a JSON-RPC error answer raises RequestError."""
+        if self._conn is None:
+            raise ConnectionError(f"{method} before the connection was bound")
+        return await self._conn.send_request(method, params)
 
 
 async def serve(settings: Settings) -> None:

@@ -1,0 +1,41 @@
+"""What the client said it can do, beyond prompt suggestions: file access and boolean config options.
+
+Read from the RAW ``initialize`` params, like the suggestions capability, so nothing the SDK's models drop
+is lost and a malformed value simply means "not advertised".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ClientFeatures"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClientFeatures:
+    """``fs/read_text_file`` and ``fs/write_text_file`` may be sent only when advertised; boolean config
+    options may be offered only to a client that advertises ``session.configOptions.boolean``."""
+
+    read_text_file: bool = False
+    write_text_file: bool = False
+    boolean_config: bool = False
+
+    @classmethod
+    def from_initialize_params(cls, params: Any) -> ClientFeatures:
+        fs = _dig(params, "clientCapabilities", "fs")
+        fs = fs if isinstance(fs, dict) else {}
+        boolean = _dig(params, "clientCapabilities", "session", "configOptions", "boolean")
+        return cls(
+            read_text_file=fs.get("readTextFile") is True,
+            write_text_file=fs.get("writeTextFile") is True,
+            boolean_config=isinstance(boolean, dict),
+        )
+
+
+def _dig(value: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
