@@ -88,6 +88,16 @@
   }
   document.addEventListener("htmx:wsAfterMessage", followConversation);
 
+  // The server tells a tab to open another session's page (after new, load or close). Only our own paths.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var nav = document.getElementById("navigate");
+    var href = nav && nav.getAttribute("data-href");
+    if (href && /^\/(s\/[A-Za-z0-9_-]+)?$/.test(href)) {
+      nav.removeAttribute("data-href");
+      window.location.assign(href);
+    }
+  });
+
   function showConnection(lost) {
     var banner = document.getElementById("connection");
     if (banner) { banner.hidden = !lost; }
@@ -267,7 +277,7 @@
 
   function mayAutoSend(gen) {
     return autoEnabled() && !autoPaused && currentGen() === gen && offered() && composerBlank() && idle() &&
-      !document.querySelector('[data-testid="permission"]') && document.visibilityState === "visible";
+      !document.querySelector('[data-testid="permission"][data-state="pending"]') && document.visibilityState === "visible";
   }
 
   function considerAutoSend() {

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 MAX_PROMPT_CHARS = 200_000
 
@@ -48,6 +56,83 @@ class SuggestionAction(_Action):
     auto: bool = False
 
 
+class PermissionAction(_Action):
+    """Answer permission request `request_id` with one of the agent's options."""
+
+    action: Literal["permission"]
+    request_id: Annotated[str, Field(min_length=1, max_length=100)]
+    option_id: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class SetModeAction(_Action):
+    """Switch the session to mode `mode_id` (`session/set_mode`)."""
+
+    action: Literal["set_mode"]
+    mode_id: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class SetConfigOptionAction(_Action):
+    """Set config option `config_id` (`session/set_config_option`).
+
+    A select sends its value id. A boolean's form says `type: boolean` and sends `value` only when its
+    checkbox is ticked, so a missing value means off.
+    """
+
+    action: Literal["set_config_option"]
+    config_id: Annotated[str, Field(min_length=1, max_length=500)]
+    type: Literal["select", "boolean"] = "select"
+    value: Annotated[str, Field(max_length=500)] | bool | None = None
+
+    @model_validator(mode="after")
+    def _value_fits_type(self) -> SetConfigOptionAction:
+        if self.type == "boolean":
+            if self.value not in (None, True, False, "true", "false", "on"):
+                raise ValueError("a boolean option takes true or false")
+            object.__setattr__(self, "value", self.value in (True, "true", "on"))
+        elif not isinstance(self.value, str) or not self.value:
+            raise ValueError("a select option takes a value id")
+        return self
+
+
+class FindFilesAction(_Action):
+    """The `@` picker: workspace files whose path matches `query`."""
+
+    action: Literal["find_files"]
+    query: Annotated[str, Field(max_length=200)] = ""
+
+
+class AttachFileAction(_Action):
+    """Attach the workspace file at `path` (relative to the workspace) to the composer."""
+
+    action: Literal["attach_file"]
+    path: Annotated[str, Field(min_length=1, max_length=1000)]
+
+
+class AttachImageAction(_Action):
+    """Attach a pasted or chosen image (base64) to the composer."""
+
+    action: Literal["attach_image"]
+    mime_type: Annotated[str, Field(min_length=1, max_length=100)]
+    data: Annotated[str, Field(min_length=1, max_length=8 * 1024 * 1024)]
+
+
+class NewSessionAction(_Action):
+    action: Literal["new_session"]
+
+
+class OpenSessionAction(_Action):
+    """Open a session the agent keeps: `load` replays its history, `resume` reconnects without it."""
+
+    action: Literal["open_session"]
+    session_id: Annotated[str, Field(min_length=1, max_length=500)]
+    mode: Literal["load", "resume"] = "load"
+
+
+class CloseSessionAction(_Action):
+    action: Literal["close_session"]
+    local_id: Annotated[str, Field(min_length=1, max_length=50)]
+
+
 class CancelAction(_Action):
     action: Literal["cancel"]
 
@@ -65,6 +150,15 @@ BrowserAction = Annotated[
     PromptAction
     | SuggestionAction
     | EditSuggestionAction
+    | PermissionAction
+    | NewSessionAction
+    | FindFilesAction
+    | AttachFileAction
+    | AttachImageAction
+    | OpenSessionAction
+    | CloseSessionAction
+    | SetModeAction
+    | SetConfigOptionAction
     | CancelAction
     | RestartAction
     | AuthenticateAction,

@@ -20,7 +20,7 @@ from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 
 from webclient.agent_process import AgentProcess
-from webclient.errors import AgentExitedError, AgentRequestError, AgentTimeoutError
+from webclient.errors import AgentExitedError, AgentRequestError, AgentTimeoutError, RequestRefused
 from webclient.models import AuthMethod, Notice, NoticeLevel
 from webclient.translate import Translation, translate_update
 
@@ -39,6 +39,10 @@ class AgentListener(Protocol):
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
     ) -> dict[str, Any]: ...
+
+    def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str: ...
+
+    def write_text_file(self, session_id: str, path: str, content: str) -> None: ...
 
 
 @dataclass
@@ -204,6 +208,26 @@ class _ClientRequests:
             [o.model_dump(mode="json", by_alias=True, exclude_none=True) for o in options],
         )
         return RequestPermissionResponse.model_validate({"outcome": outcome})
+
+    async def read_text_file(
+        self, path: str, session_id: str, line: int | None = None, limit: int | None = None, **_: Any
+    ) -> Any:
+        from acp.schema import ReadTextFileResponse
+
+        try:
+            content = self._listener.read_text_file(session_id, path, line, limit)
+        except RequestRefused as exc:
+            raise RequestError(exc.code, str(exc), {"path": path}) from None
+        return ReadTextFileResponse(content=content)
+
+    async def write_text_file(self, content: str, path: str, session_id: str, **_: Any) -> Any:
+        from acp.schema import WriteTextFileResponse
+
+        try:
+            self._listener.write_text_file(session_id, path, content)
+        except RequestRefused as exc:
+            raise RequestError(exc.code, str(exc), {"path": path}) from None
+        return WriteTextFileResponse()
 
 
 def _agent_info(result: Any) -> AgentInfo:

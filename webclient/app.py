@@ -5,35 +5,44 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from urllib.parse import parse_qs
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from markupsafe import Markup
 
 from webclient import render
 from webclient.actions import (
+    AttachFileAction,
+    AttachImageAction,
     BadAction,
     BrowserAction,
     CancelAction,
+    CloseSessionAction,
     EditSuggestionAction,
+    FindFilesAction,
+    NewSessionAction,
+    OpenSessionAction,
+    PermissionAction,
     PromptAction,
     RestartAction,
+    SetConfigOptionAction,
+    SetModeAction,
     SuggestionAction,
     parse_action,
 )
+from webclient.inspector import session_jsonl
 from webclient.live import Subscriber
 from webclient.live_session import LiveSession
 from webclient.models import Notice, NoticeLevel
 from webclient.paths import STATIC_DIR
+from webclient.picker import AttachmentRejected, file_block, find_files, image_block
 from webclient.runtime import Runtime
 from webclient.security import AccessPolicy, SecurityMiddleware
 from webclient.session import NoticeItem
 from webclient.settings import Settings
 from webclient.suggestions import attachment_wire
-
-MAX_FORM_BYTES = 4096
+from webclient.translate import translate_content
 
 
 def create_app(settings: Settings, port: int, runtime: Runtime | None = None) -> FastAPI:
@@ -75,27 +84,16 @@ def create_app(settings: Settings, port: int, runtime: Runtime | None = None) ->
     async def session_page(local_id: str) -> HTMLResponse:
         return page(live_or_404(local_id))
 
-    @app.post("/sessions")
-    async def new_session() -> Response:
-        created = runtime.new_session()
-        if isinstance(created, str):
-            raise HTTPException(status_code=409, detail=created)
-        return _see_other(f"/s/{created.local_id}")
-
-    @app.post("/sessions/open")
-    async def open_session(request: Request) -> Response:
-        form = await _form(request)
-        session_id = form.get("session_id", "")
-        if not session_id or len(session_id) > 500:
-            raise HTTPException(status_code=400, detail="which session? (session_id is missing)")
-        error = await runtime.load_session(session_id, resume=form.get("mode") == "resume")
-        return _see_other(f"/s/{runtime.current_id}" if error is None else "/")
-
-    @app.post("/s/{local_id}/close")
-    async def close_session(local_id: str) -> Response:
-        live_or_404(local_id)
-        await runtime.close_session(local_id)
-        return _see_other(f"/s/{runtime.current_id}")
+    @app.get("/s/{local_id}/inspector.jsonl")
+    async def inspector_download(local_id: str, method: str = "") -> Response:
+        """The protocol inspector's log of one session, one JSON-RPC message a line."""
+        live = live_or_404(local_id)
+        body = session_jsonl(runtime.inspector, live.state.session_id, method[:200])
+        headers = {
+            "content-disposition": f'attachment; filename="webclient-{local_id}-protocol.jsonl"',
+            "cache-control": "no-store",
+        }
+        return Response(body, media_type="application/x-ndjson", headers=headers)
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
@@ -115,19 +113,6 @@ def create_app(settings: Settings, port: int, runtime: Runtime | None = None) ->
 
     app.add_middleware(SecurityMiddleware, policy=policy)
     return app
-
-
-def _see_other(path: str) -> Response:
-    return RedirectResponse(path, status_code=303)
-
-
-async def _form(request: Request) -> dict[str, str]:
-    """A small url-encoded form (our own buttons post one or two fields)."""
-    body = await request.body()
-    if len(body) > MAX_FORM_BYTES:
-        raise HTTPException(status_code=413, detail="form too large")
-    fields = parse_qs(body.decode("utf-8", errors="replace"), max_num_fields=10)
-    return {key: values[0] for key, values in fields.items()}
 
 
 async def _serve_tab(socket: WebSocket, runtime: Runtime, live: LiveSession) -> None:
@@ -187,12 +172,60 @@ async def _dispatch(
         # Only this tab's composer takes the suggestion's attachments.
         sub.push(render.composer_attachments(list(chosen.attachments), attachment_wire(chosen)))
         return None
+    if isinstance(action, PermissionAction):
+        return live.answer_permission(action.request_id, action.option_id)
+    if isinstance(action, SetModeAction):
+        return await live.set_mode(action.mode_id)
+    if isinstance(action, SetConfigOptionAction):
+        assert action.value is not None  # the action's validator made it a bool or a value id
+        return await live.set_config_option(action.config_id, action.value)
     if isinstance(action, CancelAction):
         return await live.cancel()
     if isinstance(action, RestartAction):
         await runtime.restart()
         return None
+    if isinstance(action, FindFilesAction):
+        found = await asyncio.to_thread(find_files, runtime.settings.cwd, action.query)
+        sub.push(render.file_picker(found, action.query))
+        return None
+    if isinstance(action, AttachFileAction | AttachImageAction):
+        return _attach(runtime, live, action, sub)
+    if isinstance(action, NewSessionAction):
+        created = runtime.new_session()
+        if isinstance(created, str):
+            return created
+        sub.push(render.navigate(f"/s/{created.local_id}"))
+        return None
+    if isinstance(action, OpenSessionAction):
+        error = await runtime.load_session(action.session_id, resume=action.mode == "resume")
+        if error is None:
+            sub.push(render.navigate(f"/s/{runtime.current_id}"))
+        return error
+    if isinstance(action, CloseSessionAction):
+        closing = runtime.session(action.local_id)
+        if closing is None:
+            return "no such session"
+        # Tabs on the closing session move to whichever session stays current.
+        closing.hub.broadcast(render.navigate("/"))
+        return await runtime.close_session(action.local_id)
     return runtime.choose_auth(action.method_id)
+
+
+def _attach(
+    runtime: Runtime, live: LiveSession, action: AttachFileAction | AttachImageAction, sub: Subscriber
+) -> str | None:
+    """Add a file link or an image to this tab's composer, as a pill it sends with the prompt."""
+    try:
+        if isinstance(action, AttachFileAction):
+            block = file_block(runtime.settings.cwd, action.path)
+        elif not live.prompt_capabilities.get("image"):
+            return "this agent does not accept images in prompts"
+        else:
+            block = image_block(action.mime_type, action.data)
+    except AttachmentRejected as exc:
+        return str(exc)
+    sub.push(render.composer_pill(translate_content(block), block))
+    return None
 
 
 def _tell(sub: Subscriber, live: LiveSession, text: str) -> None:

@@ -42,6 +42,17 @@ class AgentRequestError(AgentError):
         super().__init__(f"{method} failed: {message} (code {code})")
 
 
+class RequestRefused(WebclientError):
+    """We refuse a request the agent sent us; becomes a JSON-RPC error with this code and message."""
+
+    INVALID_PARAMS = -32602
+    RESOURCE_NOT_FOUND = -32002
+
+    def __init__(self, code: int, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
 def describe_exit(exit_code: int | None) -> str:
     """A one-line, user-facing description of how the agent process ended."""
     if exit_code is None:

@@ -12,7 +12,8 @@ import contextlib
 from collections.abc import Iterable
 
 from webclient import render
-from webclient.session import AUTH, HEADER, PLAN, SIDEBAR, STATUS, SUGGESTIONS, Item, SessionState
+from webclient.inspector_view import INSPECTOR, Cursor, InspectorFeed
+from webclient.session import AUTH, COMMANDS, HEADER, PLAN, SIDEBAR, STATUS, SUGGESTIONS, Item, SessionState
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
 MAX_QUEUED_FRAMES = 256
@@ -24,6 +25,7 @@ class Subscriber:
     def __init__(self) -> None:
         self.frames: asyncio.Queue[str | None] = asyncio.Queue(maxsize=MAX_QUEUED_FRAMES)
         self.known_items: set[str] = set()
+        self.inspector = Cursor()  # what this tab's protocol inspector already shows
         self.dropped = False
 
     def push(self, frame: str) -> None:
@@ -50,6 +52,7 @@ class LiveHub:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.frames_sent = 0
+        self.inspector: InspectorFeed | None = None  # set by the runtime; None: no inspector
 
     def start(self) -> None:
         if self._task is None:
@@ -77,6 +80,8 @@ class LiveHub:
         sub = Subscriber()
         sub.push(render.snapshot(self.state))
         sub.known_items = {entry.id for entry in self.state.items}
+        if self.inspector is not None:
+            sub.push(self.inspector.batch().frame_for(sub.inspector))
         self._subscribers.add(sub)
         return sub
 
@@ -88,6 +93,11 @@ class LiveHub:
         for sub in list(self._subscribers):
             sub.push(frame)
             sub.known_items = set(known)
+
+    def broadcast(self, frame: str) -> None:
+        """Send one frame to every tab as it is (not state: nothing for a later tab to catch up on)."""
+        for sub in list(self._subscribers):
+            sub.push(frame)
 
     def unsubscribe(self, sub: Subscriber) -> None:
         self._subscribers.discard(sub)
@@ -106,8 +116,11 @@ class LiveHub:
         entries = [entry for entry in self.state.items if entry.id in dirty]
         replaced = {entry.id: render.item(self.state, entry, oob=True) for entry in entries}
         appended = {entry.id: render.item(self.state, entry) for entry in entries}
+        wire = self.inspector.batch() if self.inspector is not None and INSPECTOR in dirty else None
         for sub in list(self._subscribers):
             frame = regions + self._entries_for(sub, entries, replaced, appended)
+            if wire is not None:
+                frame += wire.frame_for(sub.inspector)
             if frame:
                 sub.push(frame)
             if sub.dropped:
@@ -139,4 +152,4 @@ class LiveHub:
             self.flush()
 
 
-_REGIONS = frozenset({STATUS, HEADER, AUTH, PLAN, SUGGESTIONS, SIDEBAR})
+_REGIONS = frozenset({STATUS, HEADER, AUTH, PLAN, SUGGESTIONS, SIDEBAR, COMMANDS})

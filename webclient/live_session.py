@@ -12,7 +12,9 @@ import contextlib
 from typing import Any
 
 from webclient.agent_connection import AgentConnection
+from webclient.controls import config_options_from_wire, modes_from_wire
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError
+from webclient.files import FileAccess
 from webclient.live import LiveHub
 from webclient.models import (
     AgentStatus,
@@ -24,7 +26,15 @@ from webclient.models import (
     SuggestionsEvent,
 )
 from webclient.prompt import PromptRejected, compose
-from webclient.session import STATUS, SessionState, TurnState
+from webclient.session import (
+    HEADER,
+    STATUS,
+    FileWriteItem,
+    PermissionItem,
+    PermissionState,
+    SessionState,
+    TurnState,
+)
 from webclient.suggestions import Outcome, Suggestion, SuggestionLedger, SuggestionPolicy
 from webclient.translate import content_to_wire
 
@@ -36,12 +46,17 @@ SUGGESTION_GRACE_SECONDS = 1.5
 class LiveSession:
     """A session and the tabs that show it. `state.session_id` is the agent's id once it exists."""
 
-    def __init__(self, local_id: str, flush_interval: float, policy: SuggestionPolicy) -> None:
+    def __init__(
+        self, local_id: str, flush_interval: float, policy: SuggestionPolicy, files: FileAccess
+    ) -> None:
         self.local_id = local_id
         self.state = SessionState()
         self.hub = LiveHub(self.state, flush_interval)
         self.ledger = SuggestionLedger(policy)
+        self.files = files
         self.agent: AgentConnection | None = None
+        # Open permission requests: item id -> the future the agent's request waits on.
+        self._permissions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._turn: asyncio.Task[None] | None = None
         self._grace: asyncio.Task[None] | None = None
         self._closing = False
@@ -52,6 +67,7 @@ class LiveSession:
     async def close(self) -> None:
         """End every task of this session and disconnect its tabs."""
         self._closing = True
+        self.cancel_permissions()
         for task in (self._turn, self._grace):
             if task is not None:
                 task.cancel()
@@ -119,6 +135,7 @@ class LiveSession:
         if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
             return "nothing to cancel"
         self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
+        self.cancel_permissions()  # the protocol answers a pending request "cancelled" on session/cancel
         try:
             await self.agent.cancel(self.state.session_id)
         except AgentError as exc:
@@ -143,6 +160,63 @@ class LiveSession:
         await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
         for text in self.ledger.turn_settled():
             self.notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
+
+    # --- what the agent asks ----------------------------------------------------------------------------
+
+    async def request_permission(
+        self, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Show the request and wait for the user's answer; anything but a choice is "cancelled"."""
+        item = PermissionItem(tool_call=tool_call, options=tuple(options))
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._permissions[item.id] = future
+        self.hub.mark(self.state.add_item(item))
+        try:
+            return await future
+        finally:
+            self._permissions.pop(item.id, None)
+            if item.state is PermissionState.PENDING:  # the agent gave up waiting, or we are closing
+                item.state = PermissionState.CANCELLED
+                self.hub.mark({item.id})
+
+    def answer_permission(self, request_id: str, option_id: str) -> str | None:
+        """The user chose an option; fails closed: an unknown, late or repeated answer approves nothing."""
+        future = self._permissions.get(request_id)
+        item = self.state.item(request_id)
+        if future is None or future.done() or not isinstance(item, PermissionItem):
+            return "that permission request is no longer pending; nothing was approved"
+        option = item.option(option_id)
+        if option is None:
+            return "that is not one of the agent's options; nothing was approved"
+        item.state = PermissionState.ANSWERED
+        item.chosen = str(option.get("name") or option_id)
+        future.set_result({"outcome": "selected", "optionId": option_id})
+        self.hub.mark({item.id})
+        return None
+
+    def cancel_permissions(self) -> None:
+        """Answer every open request "cancelled" (a cancel, a closed session, an agent that exited)."""
+        for request_id, future in list(self._permissions.items()):
+            if not future.done():
+                future.set_result({"outcome": "cancelled"})
+            item = self.state.item(request_id)
+            if isinstance(item, PermissionItem) and item.state is PermissionState.PENDING:
+                item.state = PermissionState.CANCELLED
+                self.hub.mark({item.id})
+
+    @property
+    def has_pending_permission(self) -> bool:
+        return any(not f.done() for f in self._permissions.values())
+
+    def read_text_file(self, path: str, line: int | None, limit: int | None) -> str:
+        """`fs/read_text_file`, inside the session's directories only (FileAccessError otherwise)."""
+        return self.files.read_text(path, line, limit)
+
+    def write_text_file(self, path: str, content: str) -> None:
+        """`fs/write_text_file`, inside the session's directories only; the write shows in the transcript."""
+        result = self.files.write_text(path, content)
+        item = FileWriteItem(path=str(result.path), old_text=result.old_text, new_text=result.new_text)
+        self.hub.mark(self.state.add_item(item))
 
     # --- what the agent says ----------------------------------------------------------------------------
 
@@ -171,6 +245,53 @@ class LiveSession:
         self.ledger.end_replay()
         self.state.close_open_message()
         self.hub.mark(self.state.set_suggestions(()) | self.state.set_turn(TurnState.IDLE))
+
+    # --- modes and config options -----------------------------------------------------------------------
+
+    def adopt_session_result(self, result: dict[str, Any]) -> None:
+        """Take the modes and config options a session/new, load or resume result offers."""
+        if not isinstance(result, dict):  # a load or resume may answer null
+            result = {}
+        modes, current = modes_from_wire(result.get("modes"))
+        self.hub.mark(self.state.set_modes(modes, current))
+        self.hub.mark(self.state.set_config_options(config_options_from_wire(result.get("configOptions"))))
+
+    async def set_mode(self, mode_id: str) -> str | None:
+        """Switch mode (`session/set_mode`) to one the agent offered; returns an error message if not."""
+        if self.agent is None or self.state.session_id is None:
+            return "there is no session to switch the mode of yet"
+        if mode_id not in {mode.id for mode in self.state.available_modes}:
+            self.hub.mark({HEADER})  # put the tab's selector back on the mode in force
+            return f"the agent does not offer a mode {mode_id!r}; the mode stays as it was"
+        try:
+            params = {"sessionId": self.state.session_id, "modeId": mode_id}
+            await self.agent.request("session/set_mode", params)
+        except AgentError as exc:
+            self.hub.mark({HEADER})
+            return f"the agent did not switch the mode: {exc}"
+        self.hub.mark(self.state.set_current_mode(mode_id))
+        return None
+
+    async def set_config_option(self, config_id: str, value: str | bool) -> str | None:
+        """Set a config option the agent offered to one of its values (`session/set_config_option`)."""
+        if self.agent is None or self.state.session_id is None:
+            return "there is no session to configure yet"
+        option = next((o for o in self.state.config_options if o.id == config_id), None)
+        if option is None or not option.accepts(value):
+            self.hub.mark({HEADER})
+            what = f"an option {config_id!r}" if option is None else f"{value!r} for {option.name!r}"
+            return f"the agent does not offer {what}; nothing was changed"
+        params: dict[str, Any] = {"sessionId": self.state.session_id, "configId": config_id, "value": value}
+        if option.kind == "boolean":
+            params["type"] = "boolean"
+        try:
+            result = await self.agent.request("session/set_config_option", params)
+        except AgentError as exc:
+            self.hub.mark({HEADER})
+            return f"the agent did not change {option.name!r}: {exc}"
+        if isinstance(result, dict) and isinstance(result.get("configOptions"), list):
+            self.hub.mark(self.state.set_config_options(config_options_from_wire(result["configOptions"])))
+        return None
 
     # --- helpers ----------------------------------------------------------------------------------------
 

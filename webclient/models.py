@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from webclient.controls import ConfigOption
+
 
 class Model(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -130,7 +132,7 @@ class ModeEvent(Model):
 
 
 class ConfigOptionsEvent(Model):
-    options: tuple[dict[str, Any], ...]
+    options: tuple[ConfigOption, ...]
 
 
 class SessionInfoEvent(Model):

@@ -19,7 +19,8 @@ from webclient.diff import DiffLine, unified
 from webclient.markdown import render_markdown
 from webclient.models import DISPLAYABLE_IMAGE_TYPES, ContentPart
 from webclient.paths import TEMPLATES_DIR
-from webclient.session import AUTH, HEADER, PLAN, SIDEBAR, STATUS, SUGGESTIONS, Item, SessionState
+from webclient.picker import FoundFile
+from webclient.session import AUTH, COMMANDS, HEADER, PLAN, SIDEBAR, STATUS, SUGGESTIONS, Item, SessionState
 
 
 def _static_url(name: str) -> str:
@@ -47,6 +48,7 @@ def environment() -> Environment:
     env.globals["static"] = _static_url
     env.globals["chip_view"] = chip_view
     env.globals["diff_lines"] = _diff_lines
+    env.globals["unified_diff"] = unified
     return env
 
 
@@ -72,7 +74,7 @@ def append_items(html: str) -> str:
 def snapshot(state: SessionState) -> str:
     """Everything a freshly connected tab needs, as out-of-band swaps."""
     parts = [_partial("_transcript.html", state=state, oob=True)]
-    parts.extend(region(state, key) for key in (HEADER, STATUS, AUTH, PLAN, SUGGESTIONS, SIDEBAR))
+    parts.extend(region(state, key) for key in (HEADER, STATUS, AUTH, PLAN, SUGGESTIONS, SIDEBAR, COMMANDS))
     return "".join(parts)
 
 
@@ -91,12 +93,30 @@ def region(state: SessionState, key: str) -> str:
         return _partial("_plan.html", state=state, oob=True)
     if key == SIDEBAR:
         return _partial("_sidebar.html", state=state, oob=True)
+    if key == COMMANDS:
+        return _partial("_slash_menu.html", state=state, oob=True)
     if key == SUGGESTIONS:
         # The chip row and the composer's ghost text come from the same list and change together.
         return _partial("_suggestions.html", state=state, oob=True) + _partial(
             "_ghost_text.html", state=state, oob=True
         )
     raise KeyError(key)
+
+
+def navigate(path: str) -> str:
+    """Tell a tab to open another page of ours (after it opened, loaded or closed a session)."""
+    return _partial("_navigate.html", href=path, oob=True)
+
+
+def file_picker(found: list[FoundFile], query: str) -> str:
+    """The `@` picker's list of matching workspace files, for the one tab that asked."""
+    return _partial("_file_picker.html", found=found, query=query, open=True, oob=True)
+
+
+def composer_pill(part: ContentPart, block: dict[str, Any]) -> str:
+    """One more attachment for the composer, appended to the ones it holds."""
+    pill = _partial("_composer_pill.html", part=part, block=json.dumps(block))
+    return str(Markup('<div hx-swap-oob="beforeend:#composer-attachments">{}</div>').format(Markup(pill)))
 
 
 def composer_attachments(parts: list[ContentPart], wire: list[dict[str, Any]]) -> str:

@@ -17,7 +17,10 @@ from typing import Any
 from webclient.agent_connection import AUTH_REQUIRED, AgentConnection, AgentInfo
 from webclient.agent_process import AgentProcess
 from webclient.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params
-from webclient.errors import AgentError, AgentExitedError, AgentRequestError, describe_exit
+from webclient.errors import AgentError, AgentExitedError, AgentRequestError, RequestRefused, describe_exit
+from webclient.files import FileAccess, FileAccessError, FileMissing
+from webclient.inspector import WireLog
+from webclient.inspector_view import INSPECTOR, InspectorFeed
 from webclient.live_session import SUGGESTION_GRACE_SECONDS, LiveSession, error_detail
 from webclient.models import AgentStatus, ContentPart, Notice, NoticeLevel, SessionInfoEvent
 from webclient.session import HEADER, SessionLink, Sidebar, StoredSession
@@ -36,6 +39,7 @@ class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.wire_log: deque[tuple[str, dict[str, Any]]] = deque(maxlen=WIRE_LOG_SIZE)
+        self.inspector = WireLog()  # every message, routed by session, for the protocol inspector
         self.sessions: dict[str, LiveSession] = {}
         self.stored_sessions: tuple[dict[str, Any], ...] = ()
         self._ids = itertools.count(1)
@@ -143,6 +147,8 @@ class Runtime:
         self._set_status(AgentStatus.READY)
         self._spawn(self.refresh_stored_sessions())
         code = await agent.wait_exit()
+        for live in self.sessions.values():
+            live.cancel_permissions()
         self._report_failure(AgentExitedError(code, agent.process.stderr_tail()))
         await agent.stop()
         self._set_status(AgentStatus.EXITED)
@@ -172,6 +178,7 @@ class Runtime:
         for live in self.sessions.values():
             live.agent = self._agent
             live.state.agent_name = name
+            live.state.accepts_images = bool(info.prompt_capabilities.get("image"))
             live.hub.mark({HEADER})
         if info.protocol_version != 1:
             self.current.notice(
@@ -184,6 +191,7 @@ class Runtime:
         self._opening += 1
         try:
             result = await request
+            live.adopt_session_result(result)
             # A session starts with an empty list: a restart must not keep offering the old session's.
             live.hub.mark(live.state.set_suggestions(()))
         finally:
@@ -240,11 +248,15 @@ class Runtime:
 
     def _add_session(self) -> LiveSession:
         local_id = f"s{next(self._ids)}"
-        live = LiveSession(local_id, self.settings.flush_interval, self._policy)
+        live = LiveSession(
+            local_id, self.settings.flush_interval, self._policy, FileAccess([self.settings.cwd])
+        )
         live.agent = self._agent
         live.state.agent_status = self._status
         if self.sessions:
             live.state.agent_name = self.current.state.agent_name
+            live.state.accepts_images = self.current.state.accepts_images
+        live.hub.inspector = InspectorFeed(self.inspector, live.state)
         self.sessions[local_id] = live
         return live
 
@@ -327,6 +339,7 @@ class Runtime:
         elif self.current_id not in self.sessions:
             self.current_id = next(reversed(self.sessions))
         self._refresh_sidebars()
+        self._spawn(self.refresh_stored_sessions())
         return None
 
     async def refresh_stored_sessions(self) -> None:
@@ -432,25 +445,59 @@ class Runtime:
             live.apply(event)
             if isinstance(event, SessionInfoEvent):
                 self._refresh_sidebars()
+                if self.agent_can_list:  # the agent's list shows the new title too
+                    self._spawn(self.refresh_stored_sessions())
 
     def on_notice(self, notice: Notice) -> None:
         self.current.hub.mark(self.current.state.add_notice(notice))
 
     def on_wire(self, direction: str, message: dict[str, Any]) -> None:
         self.wire_log.append((direction, message))
+        entry = self.inspector.record(direction, message)
+        # Connection-scope messages show in every session; a session's own only in it. The answer to a
+        # session/new names an id no session has yet: the sessions still opening render it once theirs is set.
+        for live in self.sessions.values():
+            if entry.session_id is None or live.state.session_id in (None, entry.session_id):
+                live.hub.mark({INSPECTOR})
 
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        # Fail closed until the permission dialog exists: never guess an approval.
-        live = self._by_session_id(session_id) or self.current
-        title = tool_call.get("title") or tool_call.get("toolCallId") or "a tool call"
-        live.notice(
-            NoticeLevel.WARNING,
-            f"the agent asked for permission to run {title!r}; this client declined it, "
-            "because it does not show permission requests yet",
-        )
-        return {"outcome": "cancelled"}
+        live = self._by_session_id(session_id)
+        if live is None:  # fail closed: nobody can answer for a session we do not show
+            self.current.notice(
+                NoticeLevel.WARNING, f"declined a permission request for unknown session {session_id!r}"
+            )
+            return {"outcome": "cancelled"}
+        return await live.request_permission(tool_call, options)
+
+    def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
+        live = self._session_for_request(session_id)
+        try:
+            return live.read_text_file(path, line, limit)
+        except FileMissing as exc:
+            raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, str(exc)) from None
+        except FileAccessError as exc:
+            self._refused(live, "read", path, exc)
+            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
+
+    def write_text_file(self, session_id: str, path: str, content: str) -> None:
+        live = self._session_for_request(session_id)
+        try:
+            live.write_text_file(path, content)
+        except FileAccessError as exc:
+            self._refused(live, "write", path, exc)
+            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
+
+    def _session_for_request(self, session_id: str) -> LiveSession:
+        live = self._by_session_id(session_id)
+        if live is None:
+            raise RequestRefused(RequestRefused.INVALID_PARAMS, f"unknown session {session_id!r}")
+        return live
+
+    @staticmethod
+    def _refused(live: LiveSession, verb: str, path: str, exc: Exception) -> None:
+        live.notice(NoticeLevel.WARNING, f"refused the agent's request to {verb} {path}: {exc}")
 
     # --- helpers ----------------------------------------------------------------------------------------
 

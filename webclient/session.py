@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from webclient.controls import ConfigOption, Mode
 from webclient.models import (
     AgentStatus,
     AuthMethod,
@@ -38,6 +39,7 @@ PLAN = "plan"
 AUTH = "auth"
 SUGGESTIONS = "suggestions"
 SIDEBAR = "sidebar"
+COMMANDS = "commands"
 
 
 class TurnState(StrEnum):
@@ -102,7 +104,41 @@ class ToolCallItem:
                 setattr(self, name, value)
 
 
-Item = MessageItem | NoticeItem | ToolCallItem
+class PermissionState(StrEnum):
+    PENDING = "pending"
+    ANSWERED = "answered"
+    CANCELLED = "cancelled"
+
+
+@dataclass
+class PermissionItem:
+    """The agent asks before it acts; the user answers with one of the agent's own options."""
+
+    tool_call: dict[str, Any]
+    options: tuple[dict[str, Any], ...]
+    state: PermissionState = PermissionState.PENDING
+    chosen: str | None = None  # the name of the option the user chose
+    id: str = field(default_factory=lambda: _new_id("perm"))
+
+    @property
+    def title(self) -> str:
+        return str(self.tool_call.get("title") or self.tool_call.get("toolCallId") or "a tool call")
+
+    def option(self, option_id: str) -> dict[str, Any] | None:
+        return next((o for o in self.options if o.get("optionId") == option_id), None)
+
+
+@dataclass
+class FileWriteItem:
+    """The agent wrote a file through us (`fs/write_text_file`)."""
+
+    path: str
+    old_text: str | None
+    new_text: str
+    id: str = field(default_factory=lambda: _new_id("write"))
+
+
+Item = MessageItem | NoticeItem | ToolCallItem | PermissionItem | FileWriteItem
 
 
 @dataclass(frozen=True)
@@ -141,12 +177,14 @@ class SessionState:
     session_id: str | None = None
     agent_status: AgentStatus = AgentStatus.STARTING
     agent_name: str = ""
+    accepts_images: bool = False  # the agent's promptCapabilities.image: offer to attach images
     turn: TurnState = TurnState.IDLE
     items: list[Item] = field(default_factory=list)
     plan: tuple[PlanEntry, ...] = ()
     commands: tuple[Command, ...] = ()
+    available_modes: tuple[Mode, ...] = ()
     current_mode_id: str | None = None
-    config_options: tuple[dict[str, Any], ...] = ()
+    config_options: tuple[ConfigOption, ...] = ()
     title: str | None = None
     usage: UsageEvent | None = None
     auth_methods: tuple[AuthMethod, ...] = ()
@@ -189,7 +227,7 @@ class SessionState:
             return {PLAN}
         if isinstance(event, CommandsEvent):
             self.commands = event.commands
-            return {HEADER}
+            return {COMMANDS}
         if isinstance(event, ModeEvent):
             self.current_mode_id = event.current_mode_id
             return {HEADER}
@@ -233,6 +271,11 @@ class SessionState:
         self._open_message = None
         return set()
 
+    def add_item(self, item: PermissionItem | FileWriteItem) -> set[str]:
+        self.items.append(item)
+        self._open_message = None
+        return {item.id}
+
     def set_sidebar(self, sidebar: Sidebar) -> set[str]:
         if sidebar == self.sidebar:
             return set()
@@ -268,6 +311,20 @@ class SessionState:
     def set_auth_methods(self, methods: tuple[AuthMethod, ...]) -> set[str]:
         self.auth_methods = methods
         return {AUTH}
+
+    def set_modes(self, modes: tuple[Mode, ...], current_mode_id: str | None) -> set[str]:
+        """The modes a session/new, load or resume result offers (none: the agent has no modes)."""
+        self.available_modes = modes
+        self.current_mode_id = current_mode_id
+        return {HEADER}
+
+    def set_current_mode(self, mode_id: str) -> set[str]:
+        self.current_mode_id = mode_id
+        return {HEADER}
+
+    def set_config_options(self, options: tuple[ConfigOption, ...]) -> set[str]:
+        self.config_options = options
+        return {HEADER}
 
     # --- internals --------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from acp import schema
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from webclient.controls import config_option_from_sdk
 from webclient.models import (
     AudioPart,
     Command,
@@ -188,10 +189,7 @@ def _mode(update: dict[str, Any]) -> Sequence[SessionEvent]:
 
 def _config_options(update: dict[str, Any]) -> Sequence[SessionEvent]:
     model = schema.ConfigOptionUpdate.model_validate(update)
-    options = tuple(
-        option.model_dump(mode="json", by_alias=True, exclude_none=True) for option in model.config_options
-    )
-    return [ConfigOptionsEvent(options=options)]
+    return [ConfigOptionsEvent(options=tuple(config_option_from_sdk(o) for o in model.config_options))]
 
 
 def _session_info(update: dict[str, Any]) -> Sequence[SessionEvent]:

@@ -110,7 +110,7 @@ async def test_advertised_demo_suggestions_arrive_after_a_turn_and_are_offered_i
 ) -> None:
     async with running(workspace) as runtime:
         [init] = sent(runtime, "initialize")
-        assert init["clientCapabilities"]["session"] == {"promptSuggestions": SUGGESTION_CONTENT_TYPES}
+        assert init["clientCapabilities"]["session"]["promptSuggestions"] == SUGGESTION_CONTENT_TYPES
 
         await turn(runtime, "help")
         await eventually(lambda: bool(runtime.state.suggestions), 10, "suggestions")
@@ -132,7 +132,7 @@ async def test_advertised_demo_suggestions_arrive_after_a_turn_and_are_offered_i
 async def test_not_advertised_the_demo_agent_sends_none_and_nothing_is_offered(workspace: Path) -> None:
     async with running(workspace, prompt_suggestions=False) as runtime:
         [init] = sent(runtime, "initialize")
-        assert "session" not in init["clientCapabilities"]
+        assert "promptSuggestions" not in init["clientCapabilities"]["session"]
 
         await turn(runtime, "help")
         await turn(runtime, "/suggest []")  # a scenario list needs the capability too

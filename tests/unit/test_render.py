@@ -42,7 +42,13 @@ PAGE_IDS = frozenset(
         "composer-actions",
         "cancel-form",
         "edit-form",
+        "find-form",
+        "attach-file-form",
+        "attach-image-form",
+        "file-picker",
+        "image-input",
         "sidebar",
+        "navigate",
         "composer-attachments",
         "restart-form",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
@@ -54,6 +60,14 @@ PAGE_IDS = frozenset(
         "auto-send-paused",
         "auto-send-skipped",
         "suggestion-form",
+        # slash commands (templates/_slash_menu.html, index.html)
+        "slash-menu",
+        "slash-hint",
+        # the protocol inspector (templates/_inspector*.html)
+        "inspector",
+        "inspector-filter",
+        "inspector-note",
+        "inspector-entries",
     }
 )
 
@@ -322,6 +336,7 @@ def test_snapshot_top_level_elements_are_all_out_of_band_swaps() -> None:
         "suggestions",
         "ghost-text",
         "sidebar",
+        "slash-menu",
     ]
     assert all(r.attrs.get("hx-swap-oob") for r in roots)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from webclient.controls import ConfigOption
 from webclient.models import (
     AgentStatus,
     AuthMethod,
@@ -27,6 +28,7 @@ from webclient.models import (
 )
 from webclient.session import (
     AUTH,
+    COMMANDS,
     HEADER,
     PLAN,
     STATUS,
@@ -281,14 +283,15 @@ def test_an_empty_plan_clears_the_plan() -> None:
 def test_header_events_update_their_fields_and_mark_the_header() -> None:
     state = SessionState()
     commands = (Command(name="web", description="search", input_hint="q"),)
-    assert state.apply(CommandsEvent(commands=commands)) == {HEADER}
+    toggle = ConfigOption(id="m", name="M", kind="boolean", current=False)
+    assert state.apply(CommandsEvent(commands=commands)) == {COMMANDS}
     assert state.apply(ModeEvent(current_mode_id="code")) == {HEADER}
-    assert state.apply(ConfigOptionsEvent(options=({"id": "m"},))) == {HEADER}
+    assert state.apply(ConfigOptionsEvent(options=(toggle,))) == {HEADER}
     usage = UsageEvent(used=1, size=10)
     assert state.apply(usage) == {HEADER}
     assert state.commands == commands
     assert state.current_mode_id == "code"
-    assert state.config_options == ({"id": "m"},)
+    assert state.config_options == (toggle,)
     assert state.usage == usage
     assert state.items == []
 

@@ -84,10 +84,10 @@ def test_rule1_capability_is_advertised_in_the_v1_session_group_as_objects() -> 
     assert "_meta" not in params["clientCapabilities"]
 
 
-def test_rule1_switched_off_means_no_session_group_at_all() -> None:
+def test_rule1_switched_off_means_no_prompt_suggestions_in_the_session_group() -> None:
     caps = client_capabilities(prompt_suggestions=False, jetbrains_air=False)
 
-    assert "session" not in caps
+    assert caps["session"] == {"configOptions": {"boolean": {}}}
     assert "promptSuggestions" not in str(caps)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from acp import schema
 
+from webclient.controls import ConfigChoice, ConfigGroup, ConfigOption
 from webclient.models import (
     AudioPart,
     Command,
@@ -262,7 +263,7 @@ def test_current_mode_update_carries_the_mode_id() -> None:
     assert event == ModeEvent(current_mode_id="architect")
 
 
-def test_config_option_update_keeps_every_option_as_wire_dicts() -> None:
+def test_config_option_update_becomes_our_select_and_boolean_models() -> None:
     select = {
         "id": "model",
         "name": "Model",
@@ -274,7 +275,25 @@ def test_config_option_update_keeps_every_option_as_wire_dicts() -> None:
     toggle = {"id": "web", "name": "Web access", "type": "boolean", "currentValue": True}
     event = only_event({"sessionUpdate": "config_option_update", "configOptions": [select, toggle]})
     assert isinstance(event, ConfigOptionsEvent)
-    assert event.options == (select, toggle)
+    assert event.options == (
+        ConfigOption(
+            id="model",
+            name="Model",
+            description="Which model answers",
+            kind="select",
+            current="fast",
+            groups=(
+                ConfigGroup(
+                    name=None,
+                    choices=(
+                        ConfigChoice(value="fast", name="Fast"),
+                        ConfigChoice(value="smart", name="Smart"),
+                    ),
+                ),
+            ),
+        ),
+        ConfigOption(id="web", name="Web access", kind="boolean", current=True),
+    )
 
 
 def test_session_info_update_with_title_timestamp_and_meta() -> None:

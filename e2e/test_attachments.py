@@ -1,0 +1,84 @@
+"""The user's own attachments: workspace files with the `@` picker, and images chosen or pasted."""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from e2e.conftest import screenshot
+from e2e.test_conversation import open_app
+from tests.live import LiveServer
+
+
+def tiny_png() -> bytes:
+    """A valid 2x2 red PNG, made here so the test needs no fixture file."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    header = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_at_picker_finds_a_workspace_file_and_attaches_it_as_a_link(
+    page: Page, server: LiveServer, e2e_workspace: Path
+) -> None:
+    open_app(page, server)
+    composer = page.get_by_test_id("composer")
+    composer.press_sequentially("show @cart")
+    options = page.get_by_test_id("file-option")
+    expect(options.first).to_have_attribute("data-path", "src/cart.py")
+    screenshot(page, "file-picker")
+    composer.press("Enter")  # takes the highlighted file; does not send
+
+    pill = page.get_by_test_id("composer-attachment")
+    expect(pill).to_have_count(1)
+    expect(pill).to_contain_text((e2e_workspace / "src" / "cart.py").as_uri())
+    expect(composer).to_have_value("show ")
+    expect(page.get_by_test_id("file-picker")).to_be_hidden()
+
+    composer.press("Enter")
+    user = page.locator('[data-testid="message"][data-role="user"]').last
+    expect(user).to_contain_text("cart.py")
+    expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("class Cart")
+    expect(page.get_by_test_id("composer-attachment")).to_have_count(0)
+
+
+def test_escape_closes_the_picker_and_a_missing_file_says_so(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    composer = page.get_by_test_id("composer")
+    composer.press_sequentially("@nosuchfile")
+    expect(page.get_by_test_id("file-picker")).to_contain_text("No workspace file matches")
+    composer.press("Escape")
+    expect(page.get_by_test_id("file-picker")).to_be_hidden()
+    expect(page.get_by_test_id("composer-attachment")).to_have_count(0)
+
+
+def test_an_image_chosen_from_disk_is_shown_and_sent(page: Page, server: LiveServer, tmp_path: Path) -> None:
+    image = tmp_path / "red.png"
+    image.write_bytes(tiny_png())
+    open_app(page, server)
+    expect(page.get_by_test_id("attach-image")).to_be_visible()  # the demo agent accepts images
+    page.locator("#image-input").set_input_files(str(image))
+    pill = page.locator('[data-testid="composer-attachment"][data-kind="image"]')
+    expect(pill).to_have_count(1)
+    expect(pill.locator("img")).to_have_attribute(
+        "src", "data:image/png;base64," + base64.b64encode(tiny_png()).decode()
+    )
+
+    composer = page.get_by_test_id("composer")
+    composer.fill("what is this?")
+    composer.press("Enter")
+    reply = page.locator('[data-testid="message"][data-role="agent"]').last
+    expect(reply).to_contain_text(f"{len(tiny_png())} bytes")
+    expect(reply).to_contain_text("image/png")

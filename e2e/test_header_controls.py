@@ -1,0 +1,115 @@
+"""The session header's mode and config selectors and the slash-command menu, in a real browser."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
+
+from e2e.conftest import screenshot
+from e2e.test_conversation import open_app
+from e2e.test_suggestions import prompt
+from tests.live import LiveServer
+
+
+def menu_items(page: Page) -> Locator:
+    return page.locator('[data-testid="slash-command"]:visible')
+
+
+def open_menu(page: Page) -> Locator:
+    composer = page.get_by_test_id("composer")
+    expect(page.locator('[data-testid="slash-command"][data-name="help"]')).to_have_count(1)
+    composer.fill("/")
+    expect(page.get_by_test_id("slash-menu")).to_be_visible()
+    return composer
+
+
+def test_slash_opens_the_menu_with_descriptions_and_input_hints(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    open_menu(page)
+    show = page.locator('[data-testid="slash-command"][data-name="show"]')
+    expect(show).to_contain_text("/show")
+    expect(show).to_contain_text("Show a file from the workspace")
+    expect(show).to_contain_text("file path")
+    expect(menu_items(page).first).to_have_attribute("aria-selected", "true")
+
+
+def test_typing_filters_and_enter_inserts_the_command(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    composer = open_menu(page)
+    composer.press_sequentially("sh")
+    expect(menu_items(page)).to_have_count(1)
+    expect(menu_items(page)).to_have_attribute("data-name", "show")
+    composer.press("Enter")
+    expect(composer).to_have_value("/show ")
+    expect(page.get_by_test_id("slash-menu")).to_be_hidden()
+    expect(page.get_by_test_id("slash-hint")).to_contain_text("file path")
+    expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(0)  # nothing sent
+    composer.press_sequentially("README.md")
+    expect(page.get_by_test_id("slash-hint")).to_be_hidden()
+
+
+def test_arrow_keys_move_the_choice_and_tab_takes_it(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    composer = open_menu(page)
+    composer.press_sequentially("s")  # search, show, slow, suggest, suggest-demo, suggest-delay
+    first, second = menu_items(page).nth(0), menu_items(page).nth(1)
+    expect(first).to_have_attribute("aria-selected", "true")
+    composer.press("ArrowDown")
+    expect(second).to_have_attribute("aria-selected", "true")
+    expect(first).to_have_attribute("aria-selected", "false")
+    name = second.get_attribute("data-name")
+    composer.press("Tab")
+    expect(composer).to_have_value(f"/{name} ")
+    expect(composer).to_be_focused()
+
+
+def test_escape_closes_the_menu_and_a_space_keeps_it_closed(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    composer = open_menu(page)
+    composer.press("Escape")
+    expect(page.get_by_test_id("slash-menu")).to_be_hidden()
+    expect(composer).to_have_value("/")
+    composer.press_sequentially("he")
+    expect(page.get_by_test_id("slash-menu")).to_be_visible()
+    composer.fill("not a /command")
+    expect(page.get_by_test_id("slash-menu")).to_be_hidden()
+
+
+def test_changing_the_mode_select_switches_the_agents_mode(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    other = page.context.new_page()  # a second tab sees only what the server confirmed
+    open_app(other, server)
+    select = page.get_by_test_id("mode-select")
+    expect(select).to_have_value("ask")
+    expect(select.locator("option")).to_have_text(["Ask", "Code", "Architect"])
+    code_help = "Make changes to files, still asking permission to write"
+    expect(select.locator('option[value="code"]')).to_have_attribute("title", code_help)
+    select.select_option("architect")
+    expect(other.get_by_test_id("mode-select")).to_have_value("architect")
+    expect(page.get_by_test_id("mode-select")).to_have_value("architect")
+
+
+def test_a_mode_switched_by_the_agent_shows_in_the_header(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    prompt(page, "/mode code")
+    expect(page.get_by_test_id("mode-select")).to_have_value("code")
+
+
+def test_config_options_select_and_toggle(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    other = page.context.new_page()
+    open_app(other, server)
+
+    def option(tab: Page, config_id: str) -> Locator:
+        return tab.locator(f'[data-testid="config-option"][data-option-id="{config_id}"]')
+
+    expect(option(page, "model")).to_have_value("fast")
+    option(page, "model").select_option("thorough")
+    expect(option(other, "model")).to_have_value("thorough")
+    expect(option(page, "verbose")).not_to_be_checked()
+    option(page, "verbose").check()
+    expect(option(other, "verbose")).to_be_checked()
+    option(page, "verbose").uncheck()
+    expect(option(other, "verbose")).not_to_be_checked()
+    other.close()
+    open_menu(page)
+    screenshot(page, "header-controls")

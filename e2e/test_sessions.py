@@ -1,0 +1,59 @@
+"""Several sessions in one browser: open a new one, switch with the sidebar, close one, load it back."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from e2e.conftest import screenshot
+from e2e.test_conversation import open_app
+from e2e.test_suggestions import chips, prompt, user_messages
+from tests.live import LiveServer
+
+
+def test_a_new_session_opens_beside_the_first_and_the_sidebar_switches_between_them(
+    page: Page, server: LiveServer
+) -> None:
+    open_app(page, server)
+    prompt(page, "list files")
+    page.get_by_test_id("new-session").click()
+    expect(page).to_have_url(re.compile(r"/s/s2$"))
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    expect(user_messages(page)).to_have_count(0)
+    links = page.get_by_test_id("session-link")
+    expect(links).to_have_count(2)
+    prompt(page, "help")
+
+    links.first.get_by_role("link").click()
+    expect(page).to_have_url(re.compile(r"/s/s1$"))
+    expect(user_messages(page)).to_have_count(1)
+    expect(user_messages(page).first).to_contain_text("list files")
+    screenshot(page, "sessions")
+
+
+def test_a_closed_session_loads_back_with_its_transcript_and_no_suggestions(
+    page: Page, server: LiveServer
+) -> None:
+    open_app(page, server)
+    prompt(page, "list files")
+    expect(chips(page).first).to_be_visible()  # the first session has suggestions on offer
+    page.get_by_test_id("new-session").click()
+    expect(page).to_have_url(re.compile(r"/s/s2$"))
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+    first = page.locator('[data-testid="session-link"][data-local-id="s1"]')
+    first.get_by_test_id("close-session").click()
+    expect(page.get_by_test_id("session-link")).to_have_count(1)
+    load = page.get_by_test_id("load-session")
+    expect(load).to_have_count(1)  # the closed session is stored by the agent; the open one is not offered
+    load.click()
+
+    expect(page).to_have_url(re.compile(r"/s/s3$"))
+    expect(user_messages(page)).to_have_count(1)
+    expect(user_messages(page).first).to_contain_text("list files")
+    expect(page.locator('[data-testid="message"][data-role="agent"]').first).to_contain_text("README.md")
+    expect(page.get_by_test_id("suggestions")).to_be_hidden()  # a loaded session starts with none
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    prompt(page, "help")  # and it goes on
+    expect(chips(page).first).to_be_visible()

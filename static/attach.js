@@ -1,0 +1,142 @@
+// Attachments for the user's own prompts: the `@` file picker and images (chosen or pasted).
+// The server finds files and renders the picker and the pills; this file only asks, moves the selection
+// and reads an image the user chose into base64. It never builds markup from data.
+(function () {
+  "use strict";
+
+  var FIND_DELAY_MS = 120;
+  var findTimer = null;
+  var lastQuery = null;
+
+  function byId(id) { return document.getElementById(id); }
+  function composer() { return byId("composer"); }
+  function picker() { return byId("file-picker"); }
+  function options() {
+    return Array.prototype.slice.call(document.querySelectorAll('#file-picker [data-testid="file-option"]'));
+  }
+  function pickerOpen() { var p = picker(); return !!p && !p.hidden; }
+
+  // The `@word` that ends just before the caret, if any.
+  function mention() {
+    var box = composer();
+    var before = box.value.slice(0, box.selectionStart);
+    var match = /(^|\s)@([^\s@]*)$/.exec(before);
+    return match ? { query: match[2], start: before.length - match[2].length - 1 } : null;
+  }
+
+  function closePicker() {
+    var p = picker();
+    if (p) { p.hidden = true; }
+    lastQuery = null;
+  }
+
+  function ask(query) {
+    if (query === lastQuery) { return; }
+    lastQuery = query;
+    var form = byId("find-form");
+    form.querySelector('[name="query"]').value = query;
+    form.requestSubmit();
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target !== composer()) { return; }
+    var found = mention();
+    window.clearTimeout(findTimer);
+    if (!found) { closePicker(); return; }
+    findTimer = window.setTimeout(function () { ask(found.query); }, FIND_DELAY_MS);
+  });
+
+  function active() {
+    return options().filter(function (o) { return o.getAttribute("aria-selected") === "true"; })[0] || null;
+  }
+
+  function move(step) {
+    var list = options();
+    if (!list.length) { return; }
+    var i = list.indexOf(active());
+    var next = list[(i + step + list.length) % list.length];
+    list.forEach(function (o) { o.setAttribute("aria-selected", o === next ? "true" : "false"); });
+    next.scrollIntoView({ block: "nearest" });
+  }
+
+  function choose(option) {
+    var box = composer();
+    var found = mention();
+    if (found) {
+      // Take the `@query` out of the text: the file travels as a link, not as words.
+      box.value = box.value.slice(0, found.start) + box.value.slice(box.selectionStart);
+      box.setSelectionRange(found.start, found.start);
+    }
+    closePicker();
+    var form = byId("attach-file-form");
+    form.querySelector('[name="path"]').value = option.getAttribute("data-path");
+    form.requestSubmit();
+    box.focus();
+  }
+
+  // Capture phase: while the picker is open, its keys come before Enter-sends and the other menus.
+  document.addEventListener("keydown", function (event) {
+    if (event.target !== composer() || !pickerOpen()) { return; }
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      move(event.key === "ArrowDown" ? 1 : -1);
+    } else if ((event.key === "Enter" || event.key === "Tab") && active()) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      choose(active());
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      closePicker();
+    }
+  }, true);
+
+  document.addEventListener("click", function (event) {
+    var option = event.target.closest && event.target.closest('#file-picker [data-testid="file-option"]');
+    if (option) { choose(option); }
+  });
+
+  // The picker came back from the server: drop it if the user has moved on meanwhile.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (pickerOpen() && !mention()) { closePicker(); }
+    var box = byId("composer-attachments");
+    if (box) {
+      box.hidden = box.querySelectorAll('[data-testid="composer-attachment"]').length === 0;
+    }
+  });
+
+  // Images: chosen with the button or pasted into the message.
+  function sendImage(file) {
+    if (!file || !/^image\//.test(file.type)) { return; }
+    var reader = new FileReader();
+    reader.onload = function () {
+      var url = String(reader.result);
+      var form = byId("attach-image-form");
+      form.querySelector('[name="mime_type"]').value = file.type;
+      form.querySelector('[name="data"]').value = url.slice(url.indexOf(",") + 1);
+      form.requestSubmit();
+      form.querySelector('[name="data"]').value = "";
+    };
+    reader.readAsDataURL(file);
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.id === "image-input") {
+      sendImage(event.target.files && event.target.files[0]);
+      event.target.value = "";
+    }
+  });
+
+  document.addEventListener("paste", function (event) {
+    if (event.target !== composer() || !event.clipboardData) { return; }
+    var label = document.querySelector('[data-testid="attach-image"]');
+    if (!label || label.hidden) { return; }  // this agent takes no images
+    var items = Array.prototype.slice.call(event.clipboardData.items || []);
+    var image = items.filter(function (i) { return i.kind === "file" && /^image\//.test(i.type); })[0];
+    if (image) {
+      event.preventDefault();
+      sendImage(image.getAsFile());
+    }
+  });
+})();

@@ -1,0 +1,128 @@
+"""What the agent asks of the client: permissions (fail closed) and files (inside the workspace only)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.integration.support import eventually
+from tests.live import scripted_agent
+from webclient.models import AgentStatus, TextPart
+from webclient.runtime import Runtime
+from webclient.session import FileWriteItem, MessageItem, PermissionItem, PermissionState
+from webclient.settings import Settings
+
+
+@asynccontextmanager
+async def running(workspace: Path) -> AsyncIterator[Runtime]:
+    runtime = Runtime(Settings(agent=scripted_agent("asks_client"), cwd=workspace, flush_interval=0))
+    await runtime.start()
+    try:
+        await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
+        yield runtime
+    finally:
+        await runtime.shutdown()
+
+
+def answers(runtime: Runtime) -> list[dict[str, Any]]:
+    texts = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent"]
+    return [json.loads(t.removeprefix("ANSWER ")) for t in texts if t.startswith("ANSWER ")]
+
+
+def permission(runtime: Runtime) -> PermissionItem | None:
+    return next((i for i in runtime.state.items if isinstance(i, PermissionItem)), None)
+
+
+async def ask(runtime: Runtime, text: str) -> dict[str, Any]:
+    before = len(answers(runtime))
+    assert runtime.submit_prompt([TextPart(text=text)]) is None
+    await eventually(lambda: len(answers(runtime)) > before, 20, f"the answer to {text!r}")
+    return answers(runtime)[-1]
+
+
+async def test_a_chosen_option_is_what_the_agent_receives_and_every_tab_sees_it(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        assert runtime.submit_prompt([TextPart(text="permission")]) is None
+        await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
+        item = permission(runtime)
+        assert item is not None and item.state is PermissionState.PENDING
+        assert [o["optionId"] for o in item.options] == ["allow", "deny"]
+
+        assert runtime.current.answer_permission(item.id, "allow") is None
+        await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
+        assert answers(runtime)[-1] == {"result": {"outcome": {"outcome": "selected", "optionId": "allow"}}}
+        assert item.state is PermissionState.ANSWERED and item.chosen == "Run it"
+        # A second answer to the same request approves nothing.
+        assert runtime.current.answer_permission(item.id, "deny") is not None
+
+
+async def test_unknown_requests_and_unknown_options_are_never_taken_as_approval(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        assert runtime.current.answer_permission("perm-404", "allow") is not None
+        assert runtime.submit_prompt([TextPart(text="permission")]) is None
+        await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
+        item = permission(runtime)
+        assert item is not None
+        assert runtime.current.answer_permission(item.id, "allow_always") is not None
+        assert item.state is PermissionState.PENDING
+        assert runtime.current.answer_permission(item.id, "deny") is None
+        await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
+        assert answers(runtime)[-1]["result"]["outcome"] == {"outcome": "selected", "optionId": "deny"}
+
+
+async def test_cancel_answers_a_pending_request_cancelled_and_a_late_answer_is_refused(
+    workspace: Path,
+) -> None:
+    async with running(workspace) as runtime:
+        assert runtime.submit_prompt([TextPart(text="permission")]) is None
+        await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
+        item = permission(runtime)
+        assert item is not None
+        assert await runtime.cancel() is None
+        await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
+        assert answers(runtime)[-1]["result"]["outcome"] == {"outcome": "cancelled"}
+        assert item.state is PermissionState.CANCELLED
+        assert runtime.current.answer_permission(item.id, "allow") is not None
+
+
+async def test_reads_inside_the_workspace_are_served_with_line_and_limit(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        target = workspace / "notes.txt"
+        target.write_text("one\ntwo\nthree\n")
+        reply = await ask(runtime, f"read {target}")
+        assert reply == {"result": {"content": "one\ntwo\nthree\n"}}
+
+
+async def test_reads_outside_the_workspace_get_a_json_rpc_error(workspace: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "secret.txt"
+    outside.write_text("top secret")
+    (workspace / "escape").symlink_to(outside)
+    async with running(workspace) as runtime:
+        for path in (str(outside), f"{workspace}/../secret.txt", str(workspace / "escape"), "relative.txt"):
+            reply = await ask(runtime, f"read {path}")
+            assert "error" in reply and "result" not in reply, path
+            assert "top secret" not in json.dumps(reply)
+
+
+async def test_a_write_inside_the_workspace_lands_and_shows_in_the_transcript(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        target = workspace / "src" / "new.txt"
+        reply = await ask(runtime, f"write {target} hello")
+        assert reply == {"result": {}}
+        assert target.read_text() == "hello"
+        writes = [i for i in runtime.state.items if isinstance(i, FileWriteItem)]
+        assert [(w.path, w.old_text, w.new_text) for w in writes] == [(str(target), None, "hello")]
+
+
+async def test_a_write_outside_the_workspace_is_refused_and_leaves_the_disk_alone(
+    workspace: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.txt"
+    async with running(workspace) as runtime:
+        reply = await ask(runtime, f"write {outside} pwned")
+        assert "error" in reply
+        assert not outside.exists()
+        assert not [i for i in runtime.state.items if isinstance(i, FileWriteItem)]

@@ -1,0 +1,245 @@
+"""The protocol inspector's log: every JSON-RPC message in and out, routed to the session it belongs to.
+
+Pure: no I/O, no HTML. `WireLog.record` is fed every wire message in wire order and decides its scope:
+
+- a message with `params.sessionId` belongs to that session;
+- a response belongs to the session of the request it answers (our requests and the agent's requests
+  are separate id spaces, so requests are remembered per direction), and carries the round-trip time;
+- a `session/new` request names no session yet: it is claimed by the session its response creates;
+- everything else (`initialize`, `authenticate`, `session/list`, notifications without a session) is
+  *connection* scope, shown in every session's view, because it shaped every session.
+
+Each scope is bounded on its own, so one chatty session cannot push another session's history out.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+RESPONSE = "(response)"
+SCOPE_SIZE = 5000  # entries kept per session (and for the connection scope)
+PENDING_SIZE = 10000  # unanswered requests remembered, so a flood of them cannot grow memory forever
+PRETTY_LIMIT = 20000  # characters of pretty JSON rendered per entry; the download has everything
+
+
+@dataclass(frozen=True)
+class WireEntry:
+    """One JSON-RPC message as the inspector shows it."""
+
+    seq: int
+    at: float  # time.monotonic() when it crossed the wire
+    direction: str  # "in" (agent to us) or "out" (us to agent)
+    method: str  # the method, or RESPONSE
+    request_id: Any  # the JSON-RPC id (requests and responses), None for notifications
+    session_id: str | None  # None: connection scope
+    message: dict[str, Any]
+    rtt_ms: float | None = None  # responses: time since their request
+    request_method: str | None = None  # responses: the method of the request they answer
+
+    @property
+    def is_response(self) -> bool:
+        return self.method == RESPONSE
+
+    @property
+    def label(self) -> str:
+        """The method to show and filter by: a response is named after its request."""
+        if self.is_response:
+            return f"{self.request_method} (response)" if self.request_method else RESPONSE
+        return self.method
+
+    @property
+    def kind(self) -> str | None:
+        """For `session/update`: which update it is (`agent_message_chunk`, `plan`...)."""
+        params = self.message.get("params")
+        update = params.get("update") if isinstance(params, dict) else None
+        value = update.get("sessionUpdate") if isinstance(update, dict) else None
+        return value if isinstance(value, str) else None
+
+    @property
+    def is_error(self) -> bool:
+        return "error" in self.message
+
+
+@dataclass(frozen=True)
+class _Pending:
+    at: float
+    method: str
+    session_id: str | None
+    seq: int
+
+
+class WireLog:
+    """Every message of one server's agent connection(s), bounded per scope."""
+
+    def __init__(self, scope_size: int = SCOPE_SIZE) -> None:
+        self._scope_size = scope_size
+        self._scopes: dict[str | None, deque[WireEntry]] = {None: deque(maxlen=scope_size)}
+        self._dropped: dict[str | None, int] = {}
+        self._pending: dict[tuple[str, str], _Pending] = {}
+        self._claimed: dict[int, str] = {}  # seq of a session/new request -> the session it created
+        self._started: dict[str, float] = {}
+        self._seq = itertools.count(1)
+        self.last_seq = 0
+
+    def record(self, direction: str, message: dict[str, Any], at: float | None = None) -> WireEntry:
+        at = time.monotonic() if at is None else at
+        seq = next(self._seq)
+        self.last_seq = seq
+        method = message.get("method")
+        request_id = message.get("id")
+        if isinstance(method, str):
+            entry = self._request_or_notification(seq, at, direction, method, request_id, message)
+        else:
+            entry = self._response(seq, at, direction, request_id, message)
+        self._store(entry)
+        return entry
+
+    def _request_or_notification(
+        self, seq: int, at: float, direction: str, method: str, request_id: Any, message: dict[str, Any]
+    ) -> WireEntry:
+        if direction == "out" and method == "initialize":
+            self._pending.clear()  # a new connection: request ids start again
+        session_id = _params_session(message)
+        if request_id is not None:
+            if len(self._pending) >= PENDING_SIZE:
+                self._pending.pop(next(iter(self._pending)))
+            self._pending[(direction, _key(request_id))] = _Pending(at, method, session_id, seq)
+        return WireEntry(seq, at, direction, method, request_id, session_id, message)
+
+    def _response(
+        self, seq: int, at: float, direction: str, request_id: Any, message: dict[str, Any]
+    ) -> WireEntry:
+        request_direction = "out" if direction == "in" else "in"
+        pending = self._pending.pop((request_direction, _key(request_id)), None)
+        if pending is None:
+            return WireEntry(seq, at, direction, RESPONSE, request_id, None, message)
+        session_id = pending.session_id
+        if pending.method == "session/new" and session_id is None:
+            created = _result_session(message)
+            if created is not None:
+                session_id = created
+                self._claimed[pending.seq] = created
+                self._started[created] = min(self._started.get(created, pending.at), pending.at)
+        rtt = round((at - pending.at) * 1000, 3)
+        return WireEntry(seq, at, direction, RESPONSE, request_id, session_id, message, rtt, pending.method)
+
+    def _store(self, entry: WireEntry) -> None:
+        scope = entry.session_id
+        if scope is not None:
+            self._started.setdefault(scope, entry.at)
+        log = self._scopes.get(scope)
+        if log is None:
+            log = self._scopes[scope] = deque(maxlen=self._scope_size)
+        if len(log) == log.maxlen:
+            self._dropped[scope] = self._dropped.get(scope, 0) + 1
+            if scope is None and (oldest := log[0]).seq in self._claimed:
+                del self._claimed[oldest.seq]
+        log.append(entry)
+
+    # --- views ------------------------------------------------------------------------------------------
+
+    def view(self, session_id: str | None) -> list[WireEntry]:
+        """The entries one session's inspector shows, in wire order: its own and the connection's."""
+        connection = (e for e in self._scopes[None] if self._visible_in(e, session_id))
+        own = self._scopes.get(session_id, ()) if session_id is not None else ()
+        return list(heapq.merge(connection, own, key=lambda e: e.seq))
+
+    def _visible_in(self, entry: WireEntry, session_id: str | None) -> bool:
+        owner = self._claimed.get(entry.seq)
+        return owner is None or owner == session_id
+
+    def dropped(self, session_id: str | None) -> int:
+        """How many entries of this view the bounds already discarded."""
+        own = self._dropped.get(session_id, 0) if session_id is not None else 0
+        return own + self._dropped.get(None, 0)
+
+    def started_at(self, session_id: str | None) -> float | None:
+        """When the session started (its `session/new`, or its first message)."""
+        if session_id is None:
+            return None
+        return self._started.get(session_id)
+
+
+def base_time(log: WireLog, session_id: str | None, entries: list[WireEntry]) -> float:
+    """The zero of the "time since session start" column."""
+    started = log.started_at(session_id)
+    if started is not None:
+        return started
+    return entries[0].at if entries else 0.0
+
+
+def matches(entry: WireEntry, needle: str) -> bool:
+    """Whether the entry's method (a response: its request's method) or its update kind contains `needle`.
+
+    Case is ignored. The update kind counts so that "suggestions" finds `prompt_suggestions_update`.
+    """
+    needle = needle.strip().lower()
+    return needle in entry.label.lower() or needle in (entry.kind or "").lower()
+
+
+def filter_entries(entries: Iterable[WireEntry], needle: str | None) -> list[WireEntry]:
+    if not needle or not needle.strip():
+        return list(entries)
+    return [e for e in entries if matches(e, needle)]
+
+
+def since_ms(entry: WireEntry, base: float) -> float:
+    return round((entry.at - base) * 1000, 3)
+
+
+def record(entry: WireEntry, base: float) -> dict[str, Any]:
+    """One JSONL line's object."""
+    return {
+        "seq": entry.seq,
+        "t_ms": since_ms(entry, base),
+        "direction": entry.direction,
+        "method": entry.request_method if entry.is_response else entry.method,
+        "response": entry.is_response,
+        "id": entry.request_id,
+        "rtt_ms": entry.rtt_ms,
+        "message": entry.message,
+    }
+
+
+def to_jsonl(entries: Iterable[WireEntry], base: float) -> Iterator[str]:
+    """Each entry as one line of JSON (newline-terminated)."""
+    for entry in entries:
+        yield json.dumps(record(entry, base), ensure_ascii=False, default=repr) + "\n"
+
+
+def pretty(message: dict[str, Any], limit: int = PRETTY_LIMIT) -> str:
+    text = json.dumps(message, indent=2, ensure_ascii=False, default=repr)
+    if len(text) > limit:
+        return text[:limit] + f"\n… ({len(text) - limit} more characters: download the log to see them)"
+    return text
+
+
+def _params_session(message: dict[str, Any]) -> str | None:
+    params = message.get("params")
+    value = params.get("sessionId") if isinstance(params, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _result_session(message: dict[str, Any]) -> str | None:
+    result = message.get("result")
+    value = result.get("sessionId") if isinstance(result, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _key(request_id: Any) -> str:
+    # JSON-RPC ids are strings or numbers; 1 and "1" are different ids.
+    return json.dumps(request_id)
+
+
+def session_jsonl(log: WireLog, session_id: str | None, needle: str | None = None) -> str:
+    """One session's view as JSONL (optionally only the methods matching `needle`), for the download."""
+    entries = log.view(session_id)
+    base = base_time(log, session_id, entries)
+    return "".join(to_jsonl(filter_entries(entries, needle), base))
