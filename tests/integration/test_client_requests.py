@@ -8,6 +8,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.integration.support import eventually
 from tests.live import scripted_agent
 from webclient.models import AgentStatus, TextPart
@@ -126,3 +128,67 @@ async def test_a_write_outside_the_workspace_is_refused_and_leaves_the_disk_alon
         assert "error" in reply
         assert not outside.exists()
         assert not [i for i in runtime.state.items if isinstance(i, FileWriteItem)]
+
+
+# --- the same, end to end with the demo agent's `edit` scenario ----------------------------------------
+
+
+@pytest.fixture
+def demo_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo agent keeps its sessions in this test's folder and streams without delay."""
+    monkeypatch.setenv("WEBCLIENT_DEMO_STATE_DIR", str(tmp_path / "demo-state"))
+    monkeypatch.setenv("WEBCLIENT_DEMO_CHUNK_DELAY_MS", "0")
+
+
+@asynccontextmanager
+async def demo(workspace: Path) -> AsyncIterator[Runtime]:
+    runtime = Runtime(Settings(cwd=workspace, flush_interval=0))
+    await runtime.start()
+    try:
+        await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
+        yield runtime
+    finally:
+        await runtime.shutdown()
+
+
+@pytest.mark.usefixtures("demo_env")
+async def test_demo_edit_writes_through_the_client_only_after_the_user_allows_it(workspace: Path) -> None:
+    target = workspace / "src" / "app.py"
+    before = target.read_text()
+    async with demo(workspace) as runtime:
+        assert runtime.submit_prompt([TextPart(text="edit src/app.py")]) is None
+        await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
+        assert target.read_text() == before  # nothing is written before the answer
+        item = permission(runtime)
+        assert item is not None
+        allow = next(o["optionId"] for o in item.options if o["kind"] == "allow_once")
+        assert runtime.current.answer_permission(item.id, allow) is None
+        await eventually(lambda: bool(writes(runtime)), 20, "the write")
+        assert writes(runtime)[0].path == str(target)
+        assert target.read_text() != before and target.read_text().startswith(before)
+        sent = [m for d, m in runtime.wire_log if d == "in" and m.get("method") == "fs/write_text_file"]
+        assert [m["params"]["path"] for m in sent] == [str(target)]
+
+
+@pytest.mark.usefixtures("demo_env")
+async def test_demo_edit_cancelled_while_asking_writes_nothing_and_refuses_a_late_answer(
+    workspace: Path,
+) -> None:
+    target = workspace / "src" / "app.py"
+    before = target.read_text()
+    async with demo(workspace) as runtime:
+        assert runtime.submit_prompt([TextPart(text="edit src/app.py")]) is None
+        await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
+        item = permission(runtime)
+        assert item is not None
+        assert await runtime.cancel() is None
+        await eventually(lambda: runtime.state.turn.value == "idle", 20, "the turn to end")
+        allow = next(o["optionId"] for o in item.options if o["kind"] == "allow_once")
+        assert runtime.current.answer_permission(item.id, allow) is not None
+        assert item.state is PermissionState.CANCELLED
+        assert target.read_text() == before
+        assert not writes(runtime)
+
+
+def writes(runtime: Runtime) -> list[FileWriteItem]:
+    return [i for i in runtime.state.items if isinstance(i, FileWriteItem)]

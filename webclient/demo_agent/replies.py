@@ -154,6 +154,9 @@ def _help(workspace: Workspace, recognised: bool) -> Reply:
 - `show README.md` (or `cat`, `open`): show a file. Attach a file link instead of typing its name.
 - `explain app.py`: summarise a file (lines, size, Python definitions, Markdown headings).
 - `count to 10` or `slow`: stream slowly, so you can try cancelling.
+- `edit app.py`: a plan, a read and an edit with a diff, then I ask your permission before writing.
+- `run tests` or `search WORD`: tool calls that run a (pretend) command or search the workspace.
+- `/mode code`: switch my mode (the Mode selector above does it too).
 - Attach an image and I'll tell you what I received.
 
 To test prompt suggestions in a client:
