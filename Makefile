@@ -33,5 +33,8 @@ lint: install-dev
 typecheck: install-dev
 	$(BIN)/mypy webclient
 
+bench: install-dev
+	$(BIN)/python bench/streaming.py
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info e2e/artifacts

@@ -16,12 +16,22 @@
     toggles().forEach(function (button) { button.setAttribute("aria-expanded", open ? "true" : "false"); });
   }
 
+  // The server sends entries only to tabs whose panel is open.
+  function tellServer(open) {
+    var form = document.getElementById("inspector-form");
+    if (!form) { return; }
+    form.querySelector('[name="open"]').value = open ? "true" : "false";
+    form.requestSubmit();
+  }
+
   function setOpen(open) {
     var p = panel();
     if (!p) { return; }
+    var changed = p.hidden === open;
     p.hidden = !open;
     document.body.classList.toggle("inspector-open", open);
     syncToggles();
+    if (changed) { tellServer(open); }
     if (open) {
       scrollToEnd();
       filterBox().focus();
@@ -82,6 +92,9 @@
   });
 
   var follow = true;
+  // A reconnected tab is a new subscriber on the server: tell it again that the panel is open.
+  document.addEventListener("htmx:wsOpen", function () { if (isOpen()) { tellServer(true); } });
+
   document.addEventListener("htmx:wsBeforeMessage", function () { follow = atEnd(); });
   document.addEventListener("htmx:wsAfterMessage", function () {
     trim();

@@ -116,6 +116,13 @@ class AttachImageAction(_Action):
     data: Annotated[str, Field(min_length=1, max_length=8 * 1024 * 1024)]
 
 
+class InspectorAction(_Action):
+    """This tab opened or closed its protocol inspector."""
+
+    action: Literal["inspector"]
+    open: bool
+
+
 class NewSessionAction(_Action):
     action: Literal["new_session"]
 
@@ -152,6 +159,7 @@ BrowserAction = Annotated[
     | EditSuggestionAction
     | PermissionAction
     | NewSessionAction
+    | InspectorAction
     | FindFilesAction
     | AttachFileAction
     | AttachImageAction

@@ -21,6 +21,7 @@ from webclient.actions import (
     CloseSessionAction,
     EditSuggestionAction,
     FindFilesAction,
+    InspectorAction,
     NewSessionAction,
     OpenSessionAction,
     PermissionAction,
@@ -183,6 +184,9 @@ async def _dispatch(
         return await live.cancel()
     if isinstance(action, RestartAction):
         await runtime.restart()
+        return None
+    if isinstance(action, InspectorAction):
+        live.hub.watch_inspector(sub, action.open)
         return None
     if isinstance(action, FindFilesAction):
         found = await asyncio.to_thread(find_files, runtime.settings.cwd, action.query)

@@ -26,6 +26,8 @@ class Subscriber:
         self.frames: asyncio.Queue[str | None] = asyncio.Queue(maxsize=MAX_QUEUED_FRAMES)
         self.known_items: set[str] = set()
         self.inspector = Cursor()  # what this tab's protocol inspector already shows
+        # Only a tab whose inspector is open is sent its entries: a closed panel costs nothing.
+        self.watching_inspector = False
         self.dropped = False
 
     def push(self, frame: str) -> None:
@@ -80,10 +82,15 @@ class LiveHub:
         sub = Subscriber()
         sub.push(render.snapshot(self.state))
         sub.known_items = {entry.id for entry in self.state.items}
-        if self.inspector is not None:
-            sub.push(self.inspector.batch().frame_for(sub.inspector))
         self._subscribers.add(sub)
         return sub
+
+    def watch_inspector(self, sub: Subscriber, watching: bool) -> None:
+        """A tab opened (or closed) its protocol inspector: bring it up to date, then keep it so."""
+        sub.watching_inspector = watching
+        if watching and self.inspector is not None:
+            sub.inspector = Cursor()  # entries may have been missed while it was closed: replace them all
+            sub.push(self.inspector.batch().frame_for(sub.inspector))
 
     def resync(self) -> None:
         """The state was replaced wholesale: every tab gets a fresh snapshot instead of deltas."""
@@ -119,7 +126,7 @@ class LiveHub:
         wire = self.inspector.batch() if self.inspector is not None and INSPECTOR in dirty else None
         for sub in list(self._subscribers):
             frame = regions + self._entries_for(sub, entries, replaced, appended)
-            if wire is not None:
+            if wire is not None and sub.watching_inspector:
                 frame += wire.frame_for(sub.inspector)
             if frame:
                 sub.push(frame)

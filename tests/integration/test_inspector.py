@@ -60,7 +60,9 @@ async def test_the_download_has_the_whole_exchange_of_a_prompt_with_round_trip_t
     assert {r["method"] for r in only} <= {"session/prompt", "session/update"}
     assert any(r["method"] == "session/prompt" for r in only)
 
-    # The tab's panel got the same entries live, escaped into <pre> blocks.
+    # A tab gets entries only once it opens its panel, and then the same entries as the download.
+    assert 'data-testid="inspector-entry"' not in tab.html
+    await tab.send(action="inspector", open=True)
     await tab.wait_for(lambda html: 'data-method="session/prompt (response)"' in html)
     await tab.close()
 

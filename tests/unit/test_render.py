@@ -43,6 +43,7 @@ PAGE_IDS = frozenset(
         "cancel-form",
         "edit-form",
         "find-form",
+        "inspector-form",
         "attach-file-form",
         "attach-image-form",
         "file-picker",
