@@ -19,8 +19,10 @@ from webclient.settings import Settings
 
 
 @asynccontextmanager
-async def running(workspace: Path) -> AsyncIterator[Runtime]:
-    runtime = Runtime(Settings(agent=scripted_agent("asks_client"), cwd=workspace, flush_interval=0))
+async def running(workspace: Path, agent: str | None = None) -> AsyncIterator[Runtime]:
+    """A started runtime with `agent` (default: the scripted `asks_client`; "" is the demo agent)."""
+    command = scripted_agent("asks_client") if agent is None else agent
+    runtime = Runtime(Settings(agent=command, cwd=workspace, flush_interval=0))
     await runtime.start()
     try:
         await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
@@ -140,22 +142,11 @@ def demo_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEBCLIENT_DEMO_CHUNK_DELAY_MS", "0")
 
 
-@asynccontextmanager
-async def demo(workspace: Path) -> AsyncIterator[Runtime]:
-    runtime = Runtime(Settings(cwd=workspace, flush_interval=0))
-    await runtime.start()
-    try:
-        await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
-        yield runtime
-    finally:
-        await runtime.shutdown()
-
-
 @pytest.mark.usefixtures("demo_env")
 async def test_demo_edit_writes_through_the_client_only_after_the_user_allows_it(workspace: Path) -> None:
     target = workspace / "src" / "app.py"
     before = target.read_text()
-    async with demo(workspace) as runtime:
+    async with running(workspace, agent="") as runtime:
         assert runtime.submit_prompt([TextPart(text="edit src/app.py")]) is None
         await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
         assert target.read_text() == before  # nothing is written before the answer
@@ -176,7 +167,7 @@ async def test_demo_edit_cancelled_while_asking_writes_nothing_and_refuses_a_lat
 ) -> None:
     target = workspace / "src" / "app.py"
     before = target.read_text()
-    async with demo(workspace) as runtime:
+    async with running(workspace, agent="") as runtime:
         assert runtime.submit_prompt([TextPart(text="edit src/app.py")]) is None
         await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
         item = permission(runtime)

@@ -11,7 +11,7 @@ from typing import Any
 
 from acp.schema import PromptCapabilities
 
-__all__ = ["AGENT_PROMPT_CAPABILITIES", "BASELINE_BLOCK_TYPES", "SuggestionSupport"]
+__all__ = ["AGENT_PROMPT_CAPABILITIES", "BASELINE_BLOCK_TYPES", "SuggestionSupport", "dig"]
 
 AGENT_PROMPT_CAPABILITIES = PromptCapabilities(image=True, audio=False, embedded_context=True)
 
@@ -44,7 +44,7 @@ class SuggestionSupport:
     @classmethod
     def from_initialize_params(cls, params: Any) -> SuggestionSupport:
         """Negotiate from the raw ``initialize`` params (any JSON value; malformed means not advertised)."""
-        offer = _dig(params, "clientCapabilities", "session", "promptSuggestions")
+        offer = dig(params, "clientCapabilities", "session", "promptSuggestions")
         if not isinstance(offer, dict):
             return cls()
         client_types = set(BASELINE_BLOCK_TYPES)
@@ -62,7 +62,8 @@ class SuggestionSupport:
         return self.advertised and block_type in self.block_types
 
 
-def _dig(value: Any, *keys: str) -> Any:
+def dig(value: Any, *keys: str) -> Any:
+    """`value[k1][k2]...`, or None as soon as a level is missing or not an object (raw wire data)."""
     for key in keys:
         if not isinstance(value, dict):
             return None

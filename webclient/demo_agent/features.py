@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .capabilities import dig
+
 __all__ = ["ClientFeatures"]
 
 
@@ -23,19 +25,12 @@ class ClientFeatures:
 
     @classmethod
     def from_initialize_params(cls, params: Any) -> ClientFeatures:
-        fs = _dig(params, "clientCapabilities", "fs")
+        fs = dig(params, "clientCapabilities", "fs")
         fs = fs if isinstance(fs, dict) else {}
-        boolean = _dig(params, "clientCapabilities", "session", "configOptions", "boolean")
+        boolean = dig(params, "clientCapabilities", "session", "configOptions", "boolean")
         return cls(
             read_text_file=fs.get("readTextFile") is True,
             write_text_file=fs.get("writeTextFile") is True,
             boolean_config=isinstance(boolean, dict),
         )
 
-
-def _dig(value: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(key)
-    return value
