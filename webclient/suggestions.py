@@ -244,6 +244,8 @@ class SuggestionLedger:
 
     def receive_legacy(self, meta: Mapping[str, Any] | None) -> Outcome:
         """A `session_info_update` arrived; its `_meta.promptSuggestions` is the pre-RFD channel."""
+        if not self.policy.advertised:
+            return Outcome(None)  # suggestions are switched off: none from any channel
         if self.seen_real_update or not meta or "promptSuggestions" not in meta:
             return Outcome(None)  # the RFD's update supersedes the legacy key for this session
         try:

@@ -709,3 +709,9 @@ async def wait_until(predicate: Any, timeout: float = 5.0) -> None:
     while not predicate():
         assert loop.time() < deadline, "timed out"
         await asyncio.sleep(0.001)
+
+
+def test_legacy_suggestions_are_not_offered_when_suggestions_are_switched_off() -> None:
+    book = SuggestionLedger(SuggestionPolicy(advertised=False, allowed=frozenset()))
+    outcome = book.receive_legacy({"promptSuggestions": {"suggestions": [{"text": "run the tests"}]}})
+    assert outcome.offered is None and outcome.notices == ()
