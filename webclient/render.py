@@ -47,6 +47,8 @@ def environment() -> Environment:
     env.filters["uri_name"] = uri_name
     env.globals["static"] = _static_url
     env.globals["chip_view"] = chip_view
+    # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
+    env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
     env.globals["diff_lines"] = _diff_lines
     env.globals["unified_diff"] = unified
     return env

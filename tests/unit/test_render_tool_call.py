@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import unescape
+
 from tests.unit.htmlscan import problems, tags, text, top_level
 from webclient import render
 from webclient.models import (
@@ -155,3 +157,13 @@ def test_hostile_text_in_every_field_stays_inert() -> None:
     assert problems(html, allowed_ids=frozenset({item.id})) == []
     assert len(top_level(html)) == 1
     assert "<script>alert(1)</script>" in text(html), "shown as text, not dropped"
+
+
+def test_raw_input_shows_as_readable_json_with_markup_escaped() -> None:
+    state = SessionState()
+    state.apply(
+        ToolCallEvent(tool_call_id="t-json", is_update=False, title="run", raw_input={"cmd": "<b>échec</b>"})
+    )
+    html = render.item(state, state.items[-1])
+    assert "<b>" not in html and "\\u003c" not in html  # escaped for HTML, not for JavaScript
+    assert '"cmd": "<b>échec</b>"' in unescape(html)
