@@ -92,15 +92,6 @@ class LiveHub:
             sub.inspector = Cursor()  # entries may have been missed while it was closed: replace them all
             sub.push(self.inspector.batch().frame_for(sub.inspector))
 
-    def resync(self) -> None:
-        """The state was replaced wholesale: every tab gets a fresh snapshot instead of deltas."""
-        self._dirty.clear()
-        frame = render.snapshot(self.state)
-        known = {entry.id for entry in self.state.items}
-        for sub in list(self._subscribers):
-            sub.push(frame)
-            sub.known_items = set(known)
-
     def broadcast(self, frame: str) -> None:
         """Send one frame to every tab as it is (not state: nothing for a later tab to catch up on)."""
         for sub in list(self._subscribers):

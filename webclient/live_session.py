@@ -28,7 +28,6 @@ from webclient.models import (
 from webclient.prompt import PromptRejected, compose
 from webclient.session import (
     HEADER,
-    STATUS,
     FileWriteItem,
     PermissionItem,
     PermissionState,
@@ -300,13 +299,6 @@ class LiveSession:
 
     def set_agent_status(self, status: AgentStatus) -> None:
         self.hub.mark(self.state.set_agent_status(status))
-
-    def resync(self) -> None:
-        """The transcript was replaced wholesale: tabs get a fresh snapshot (none to render without tabs)."""
-        if self.hub.subscriber_count:
-            self.hub.resync()
-        else:
-            self.hub.mark({STATUS})
 
 
 def error_detail(exc: AgentError) -> str | None:

@@ -254,18 +254,6 @@ class SessionState:
         self._open_message = None
         return {item.id} | self.set_suggestions(())
 
-    def reset_conversation(self, session_id: str) -> None:
-        """Start over for another session (a load): empty transcript, plan and suggestions."""
-        self.session_id = session_id
-        self.items = []
-        self.plan = ()
-        self.title = None
-        self.usage = None
-        self._tool_calls = {}
-        self._open_message = None
-        self.suggestions = ()
-        self.suggestions_generation += 1
-
     def close_open_message(self) -> set[str]:
         """The next chunk starts a new message (a replay ended, or another speaker took over)."""
         self._open_message = None

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from webclient.capabilities import SUGGESTION_CONTENT_TYPES, client_capabilities, initialize_params
+from webclient.files import FileAccess
+from webclient.live_session import LiveSession
 from webclient.models import AgentStatus, NoticeLevel, ResourceLinkPart, TextPart
 from webclient.runtime import Runtime
 from webclient.session import SUGGESTIONS, NoticeItem, SessionState
@@ -387,12 +389,16 @@ def test_rule8_suggestions_are_not_part_of_the_transcript() -> None:
     assert [i.text for i in state.items] == ["hi"]  # type: ignore[union-attr]
 
 
-def test_rule8_loaded_session_starts_with_an_empty_list() -> None:
-    state = SessionState(session_id="s1")
+def test_rule8_loaded_session_starts_with_an_empty_list(tmp_path: Path) -> None:
+    live = LiveSession(
+        "s1", 0.0, SuggestionPolicy(advertised=True, allowed=BASELINE_TYPES), FileAccess([tmp_path])
+    )
+    state = live.state
     state.set_suggestions(parse_update(update(sug(text("A"))), BASELINE_TYPES).suggestions)
     generation = state.suggestions_generation
 
-    state.reset_conversation("s0")
+    live.begin_replay()
+    live.end_replay()
 
     assert state.suggestions == ()
     assert state.suggestions_generation > generation  # a choice made on the old list is refused
