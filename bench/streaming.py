@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.live import scripted_agent  # noqa: E402
-from webclient.models import AgentStatus, TextPart  # noqa: E402
-from webclient.runtime import Runtime  # noqa: E402
-from webclient.session import TurnState  # noqa: E402
+from webclient.acp.models import AgentStatus, TextPart  # noqa: E402
+from webclient.domain.state import TurnState  # noqa: E402
 from webclient.settings import Settings  # noqa: E402
+from webclient.web.app import build_runtime  # noqa: E402
 
 COALESCED = "coalesced (100 ms)"
 BASELINE = "baseline: flush every loop turn"
@@ -40,7 +40,7 @@ class Run:
 
 
 async def one_run(interval: float, workspace: Path) -> Run:
-    runtime = Runtime(Settings(agent=scripted_agent("flood"), cwd=workspace, flush_interval=interval))
+    runtime = build_runtime(Settings(agent=scripted_agent("flood"), cwd=workspace, flush_interval=interval))
     await runtime.start()
     try:
         while runtime.state.agent_status is not AgentStatus.READY:

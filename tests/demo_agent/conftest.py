@@ -22,7 +22,7 @@ from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 from acp.stdio import spawn_stdio_connection
 
-from webclient.files import FileAccess, FileAccessDenied, FileAccessError, FileMissing
+from webclient.domain.files import FileAccess, FileAccessDenied, FileAccessError, FileMissing
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WAIT_TIMEOUT = 10.0
@@ -43,7 +43,7 @@ Json = dict[str, Any]
 
 
 class ClientResponder:
-    """The client side of the agent's requests: fs through ``webclient.files``, and permission answers.
+    """The client side of the agent's requests: fs through ``webclient.domain.files``, and permission answers.
 
     ``permission_answer`` is the optionId to select; None means "wait for our own ``session/cancel``, then
     answer ``cancelled``", as ACP requires of a client that cancels a turn.

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from webclient.demo_agent.capabilities import SuggestionSupport
-from webclient.demo_agent.config import Settings
+from webclient.demo_agent.config import DemoSettings
 from webclient.demo_agent.images import tiny_png_base64
 from webclient.demo_agent.intents import Intent, Kind, classify
 from webclient.demo_agent.markdown import code, fenced
@@ -209,7 +209,7 @@ def test_the_generated_png_is_a_valid_8x8_image() -> None:
 def test_settings_come_from_the_environment_with_defaults(
     env: dict[str, str], state_dir: Path, delay_s: float
 ) -> None:
-    settings = Settings.from_env(env)
+    settings = DemoSettings.from_env(env)
 
     assert settings.state_dir == state_dir
     assert settings.chunk_delay_s == delay_s

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from tests.integration.support import agent_argv, eventually, pid_alive, read_pids, reaped
-from webclient.agent_connection import AUTH_REQUIRED, AgentConnection
-from webclient.agent_process import AgentProcess
-from webclient.capabilities import initialize_params
+from webclient.acp.capabilities import initialize_params
+from webclient.acp.connection import AUTH_REQUIRED, AgentConnection
+from webclient.acp.models import MessageChunk, Notice, SessionInfoEvent, TextPart
+from webclient.acp.process import AgentProcess
+from webclient.acp.translate import Translation
 from webclient.errors import AgentExitedError, AgentRequestError, AgentStartError, AgentTimeoutError
-from webclient.models import MessageChunk, Notice, SessionInfoEvent, TextPart
-from webclient.translate import Translation
 
 PROMPT = [{"type": "text", "text": "hello agent"}]
 

@@ -12,9 +12,9 @@ import pytest
 
 from tests.integration.support import eventually
 from tests.live import scripted_agent
-from webclient.models import AgentStatus, TextPart
-from webclient.runtime import Runtime
-from webclient.session import FileWriteItem, MessageItem, PermissionItem, PermissionState
+from webclient.acp.models import AgentStatus, TextPart
+from webclient.domain.runtime import Runtime
+from webclient.domain.state import FileWriteItem, MessageItem, PermissionItem, PermissionState
 from webclient.settings import Settings
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.test_suggestions_flow import running, sent, turn
-from webclient.controls import ConfigOption
+from webclient.acp.controls import ConfigOption
 
 
 @pytest.fixture(autouse=True)

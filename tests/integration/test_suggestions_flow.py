@@ -18,10 +18,10 @@ import pytest
 
 from tests.integration.support import eventually
 from tests.live import scripted_agent
-from webclient.capabilities import SUGGESTION_CONTENT_TYPES
-from webclient.models import AgentStatus, NoticeLevel, TextPart
-from webclient.runtime import SUGGESTION_GRACE_SECONDS, Runtime
-from webclient.session import MessageItem, NoticeItem
+from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES
+from webclient.acp.models import AgentStatus, NoticeLevel, TextPart
+from webclient.domain.runtime import SUGGESTION_GRACE_SECONDS, Runtime
+from webclient.domain.state import MessageItem, NoticeItem
 from webclient.settings import Settings
 
 SUGGESTIONS_UPDATE = "prompt_suggestions_update"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from webclient.actions import (
+from webclient.web.actions import (
     MAX_PROMPT_CHARS,
     AuthenticateAction,
     BadAction,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webclient.diff import DiffLine, unified
+from webclient.views.diff import DiffLine, unified
 
 
 def kinds(lines: list[DiffLine]) -> list[str]:

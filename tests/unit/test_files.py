@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from webclient.files import (
+from webclient.domain.files import (
     FileAccess,
     FileAccessDenied,
     FileMissing,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webclient.hidden_chars import Segment, count_hidden, has_hidden, segments, strip_hidden
+from webclient.views.hidden_chars import Segment, count_hidden, has_hidden, segments, strip_hidden
 
 
 def test_plain_text_is_one_plain_segment() -> None:

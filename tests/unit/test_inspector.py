@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from webclient.inspector import RESPONSE, WireLog, filter_entries, pretty, session_jsonl
-from webclient.inspector_view import RENDER_CAP, Cursor, InspectorFeed
-from webclient.session import SessionState
+from webclient.acp.wire_log import RESPONSE, WireLog, filter_entries, pretty, session_jsonl
+from webclient.domain.state import SessionState
+from webclient.views.inspector import RENDER_CAP, Cursor, InspectorFeed
 
 
 def request(id_: Any, method: str, **params: Any) -> dict[str, Any]:

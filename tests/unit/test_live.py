@@ -7,9 +7,9 @@ import asyncio
 import pytest
 
 from tests.unit.htmlscan import top_level
-from webclient.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
-from webclient.models import AgentStatus, MessageChunk, TextPart
-from webclient.session import STATUS, SessionState
+from webclient.acp.models import AgentStatus, MessageChunk, TextPart
+from webclient.domain.state import Aspect, SessionState
+from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
 
 
 def drain(sub: Subscriber) -> list[str | None]:
@@ -159,7 +159,7 @@ async def test_a_slow_subscriber_is_dropped_with_an_end_marker(hub: LiveHub) -> 
     assert hub.subscriber_count == 1
     # The fast tab is untouched and keeps receiving.
     assert not fast.dropped
-    hub.mark({STATUS})
+    hub.mark({Aspect.STATUS})
     hub.flush()
     assert len(drain(fast)) == 2
     assert drain(slow) == []

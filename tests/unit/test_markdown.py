@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.htmlscan import problems, tags, text
-from webclient.markdown import render_markdown, sanitize
+from webclient.views.markdown import render_markdown, sanitize
 
 HOSTILE = {
     "script tag": "<script>alert(1)</script>",

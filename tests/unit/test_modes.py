@@ -7,9 +7,7 @@ from collections import Counter
 import pytest
 
 from tests.unit.htmlscan import problems, tags, text
-from webclient import render
-from webclient.actions import BadAction, SetConfigOptionAction, SetModeAction, parse_action
-from webclient.controls import (
+from webclient.acp.controls import (
     ConfigChoice,
     ConfigGroup,
     ConfigOption,
@@ -17,8 +15,10 @@ from webclient.controls import (
     config_options_from_wire,
     modes_from_wire,
 )
-from webclient.models import Command
-from webclient.session import COMMANDS, HEADER, SessionState
+from webclient.acp.models import Command
+from webclient.domain.state import Aspect, SessionState
+from webclient.views import render
+from webclient.web.actions import BadAction, SetConfigOptionAction, SetModeAction, parse_action
 
 HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(1) id=composer hx-get=/x ws-send>'
 
@@ -95,7 +95,7 @@ def test_config_options_keep_groups_and_skip_invalid_items() -> None:
 
 
 def test_header_shows_mode_select_and_config_controls() -> None:
-    html = render.region(controls_state("ask"), HEADER)
+    html = render.region(controls_state("ask"), Aspect.DETAILS)
     found = tags(html)
     select = next(t for t in found if t.attrs.get("data-testid") == "mode-select")
     assert select.name == "select" and select.attrs["name"] == "mode_id"
@@ -111,11 +111,11 @@ def test_header_shows_mode_select_and_config_controls() -> None:
 
 
 def test_header_without_modes_or_options_has_no_controls() -> None:
-    html = render.region(SessionState(), HEADER)
+    html = render.region(SessionState(), Aspect.DETAILS)
     assert "mode-select" not in html and "config-option" not in html and "<form" not in html
 
 
-@pytest.mark.parametrize("key", [HEADER, COMMANDS])
+@pytest.mark.parametrize("key", [Aspect.DETAILS, Aspect.COMMANDS])
 def test_hostile_mode_option_and_command_names_stay_inert(key: str) -> None:
     hostile = render.region(controls_state(HOSTILE), key)
     benign = render.region(controls_state("ask"), key)
@@ -130,7 +130,7 @@ def test_slash_menu_lists_commands_with_descriptions_and_hints_hidden_until_aske
         Command(name="show", description="Show a file", input_hint="file path"),
         Command(name="help", description="Help"),
     )
-    html = render.region(state, COMMANDS)
+    html = render.region(state, Aspect.COMMANDS)
     found = tags(html)
     menu = found[0]
     assert menu.attrs["data-testid"] == "slash-menu" and menu.attrs["role"] == "listbox"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from webclient.picker import MAX_IMAGE_BYTES, AttachmentRejected, file_block, find_files, image_block
+from webclient.domain.picker import MAX_IMAGE_BYTES, AttachmentRejected, file_block, find_files, image_block
 
 
 @pytest.fixture

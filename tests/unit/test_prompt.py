@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from webclient.actions import EditSuggestionAction, PromptAction, parse_action
-from webclient.models import ImagePart, ResourceLinkPart, TextPart
-from webclient.prompt import MAX_ATTACHMENTS, PromptRejected, compose
+from webclient.acp.models import ImagePart, ResourceLinkPart, TextPart
+from webclient.domain.prompt import MAX_ATTACHMENTS, PromptRejected, compose
+from webclient.web.actions import EditSuggestionAction, PromptAction, parse_action
 
 LINK = {"type": "resource_link", "name": "cart.py", "uri": "file:///w/cart.py", "_meta": {"x": 1}}
 PNG = {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}

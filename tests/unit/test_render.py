@@ -7,8 +7,7 @@ from collections import Counter
 import pytest
 
 from tests.unit.htmlscan import Tag, ids, problems, tags, text, top_level
-from webclient import render
-from webclient.models import (
+from webclient.acp.models import (
     AgentStatus,
     AudioPart,
     AuthMethod,
@@ -25,7 +24,8 @@ from webclient.models import (
     ToolCallEvent,
     UsageEvent,
 )
-from webclient.session import AUTH, HEADER, PLAN, STATUS, Item, MessageItem, SessionState, TurnState
+from webclient.domain.state import Aspect, Item, MessageItem, SessionState, TurnState
+from webclient.views import render
 
 WS_PATH = "/ws"
 PAGE_IDS = frozenset(
@@ -357,7 +357,7 @@ def test_status_region_carries_the_badge_and_the_buttons_that_depend_on_it() -> 
     state = SessionState()
     state.set_agent_status(AgentStatus.READY)
     state.set_turn(TurnState.WORKING)
-    html = render.region(state, STATUS)
+    html = render.region(state, Aspect.STATUS)
     found = tags(html)
     badge = next(t for t in found if t.attrs.get("id") == "agent-status")
     assert badge.attrs["data-state"] == "working"
@@ -371,7 +371,7 @@ def test_status_region_carries_the_badge_and_the_buttons_that_depend_on_it() -> 
 def test_send_is_enabled_only_when_the_session_can_prompt() -> None:
     state = SessionState()
     state.set_agent_status(AgentStatus.READY)
-    html = render.region(state, STATUS)
+    html = render.region(state, Aspect.STATUS)
     send = next(t for t in tags(html) if t.attrs.get("data-testid") == "send")
     assert "disabled" not in send.attrs
     assert "cancel" not in [t.attrs.get("data-testid") for t in tags(html)]
@@ -381,18 +381,22 @@ def test_cancel_is_disabled_while_cancelling() -> None:
     state = SessionState()
     state.set_agent_status(AgentStatus.READY)
     state.set_turn(TurnState.CANCELLING)
-    cancel = next(t for t in tags(render.region(state, STATUS)) if t.attrs.get("data-testid") == "cancel")
+    cancel = next(
+        t for t in tags(render.region(state, Aspect.STATUS)) if t.attrs.get("data-testid") == "cancel"
+    )
     assert "disabled" in cancel.attrs
 
 
 def test_an_exited_agent_offers_a_restart() -> None:
     state = SessionState()
     state.set_agent_status(AgentStatus.EXITED)
-    testids = [t.attrs.get("data-testid") for t in tags(render.region(state, STATUS))]
+    testids = [t.attrs.get("data-testid") for t in tags(render.region(state, Aspect.STATUS))]
     assert "restart" in testids
 
 
-@pytest.mark.parametrize("key, region_id", [(HEADER, "session-header"), (AUTH, "auth"), (PLAN, "plan")])
+@pytest.mark.parametrize(
+    "key, region_id", [(Aspect.DETAILS, "session-header"), (Aspect.SIGN_IN, "auth"), (Aspect.PLAN, "plan")]
+)
 def test_each_region_renders_its_element_as_an_outerhtml_swap(key: str, region_id: str) -> None:
     root = first(render.region(SessionState(), key))
     assert root.attrs["id"] == region_id
@@ -407,7 +411,7 @@ def test_an_unknown_region_key_is_an_error() -> None:
 def test_plan_region_lists_entries_with_status_and_priority() -> None:
     state = SessionState()
     state.apply(PlanEvent(entries=(PlanEntry(content="Write tests", priority="high", status="in_progress"),)))
-    html = render.region(state, PLAN)
+    html = render.region(state, Aspect.PLAN)
     assert "hidden" not in first(html).attrs
     entry = next(t for t in tags(html) if t.name == "li")
     assert (entry.attrs["data-status"], entry.attrs["data-priority"]) == ("in_progress", "high")
@@ -415,14 +419,14 @@ def test_plan_region_lists_entries_with_status_and_priority() -> None:
 
 
 def test_an_empty_plan_region_is_hidden() -> None:
-    assert "hidden" in first(render.region(SessionState(), PLAN)).attrs
+    assert "hidden" in first(render.region(SessionState(), Aspect.PLAN)).attrs
 
 
 def test_header_shows_title_and_usage_with_cost() -> None:
     state = SessionState(agent_name="Demo")
     state.apply(SessionInfoEvent(title="My task"))
     state.apply(UsageEvent(used=10, size=100, cost_amount=0.25, cost_currency="EUR"))
-    words = " ".join(text(render.region(state, HEADER)).split())
+    words = " ".join(text(render.region(state, Aspect.DETAILS)).split())
     assert "My task" in words and "Demo" in words
     assert "context 10 / 100 · 0.2500 EUR" in words
 
@@ -430,7 +434,9 @@ def test_header_shows_title_and_usage_with_cost() -> None:
 def test_auth_region_offers_each_method() -> None:
     state = SessionState()
     state.set_auth_methods((AuthMethod(id="a", name="Key"), AuthMethod(id="b", name="Browser")))
-    buttons = [t for t in tags(render.region(state, AUTH)) if t.attrs.get("data-testid") == "auth-method"]
+    buttons = [
+        t for t in tags(render.region(state, Aspect.SIGN_IN)) if t.attrs.get("data-testid") == "auth-method"
+    ]
     assert [b.attrs["data-method-id"] for b in buttons] == ["a", "b"]
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from webclient import render
-from webclient.chips import chip_view
-from webclient.session import SUGGESTIONS, SessionState
-from webclient.suggestions import Suggestion, parse_update
+from webclient.domain.state import Aspect, SessionState
+from webclient.domain.suggestions import Suggestion, parse_update
+from webclient.views import render
+from webclient.views.chips import chip_view
 
 ALL_TYPES = frozenset({"text", "resource_link", "image", "audio", "resource"})
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -25,7 +25,7 @@ def text(value: str) -> dict[str, Any]:
 
 
 def test_the_row_is_a_labelled_toolbar_of_buttons_in_the_agents_order() -> None:
-    html = render.region(offered([text("first")], [text("second")]), SUGGESTIONS)
+    html = render.region(offered([text("first")], [text("second")]), Aspect.SUGGESTIONS)
     assert 'role="toolbar"' in html and 'aria-label="Suggested prompts"' in html
     assert 'hx-swap-oob="outerHTML"' in html
     assert html.index('aria-label="first"') < html.index('aria-label="second"')
@@ -36,20 +36,20 @@ def test_the_row_is_a_labelled_toolbar_of_buttons_in_the_agents_order() -> None:
 def test_an_empty_list_renders_a_hidden_row_that_keeps_its_generation() -> None:
     state = offered([text("a")])
     state.set_suggestions(())
-    html = render.region(state, SUGGESTIONS)
+    html = render.region(state, Aspect.SUGGESTIONS)
     assert 'data-generation="2"' in html and 'data-count="0"' in html and " hidden" in html
     assert 'data-testid="suggestion"' not in html
 
 
 def test_agent_html_is_escaped_text() -> None:
-    html = render.region(offered([text("<img src=x onerror=alert(1)>\"'")]), SUGGESTIONS)
+    html = render.region(offered([text("<img src=x onerror=alert(1)>\"'")]), Aspect.SUGGESTIONS)
     assert "<img src=x" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
 
 
 def test_long_text_shows_its_beginning_and_an_expander_with_the_rest() -> None:
     long = "word " * 100
-    html = render.region(offered([text(long)]), SUGGESTIONS)
+    html = render.region(offered([text(long)]), Aspect.SUGGESTIONS)
     view = chip_view(offered([text(long)]).suggestions[0])
     assert view.extra_chars == len(long) - len(view.head[0].text or "")
     assert f"show all (+{view.extra_chars} characters)" in html
@@ -61,7 +61,7 @@ def test_every_attachment_is_identified_with_its_own_data_only() -> None:
     image = {"type": "image", "mimeType": "image/png", "data": PNG, "uri": "https://evil.example/x.png"}
     audio = {"type": "audio", "mimeType": "audio/wav", "data": "UklGRg=="}
     resource = {"type": "resource", "resource": {"uri": "file:///src/a.py", "text": "print(1)"}}
-    html = render.region(offered([text("see "), link, image, audio, resource]), SUGGESTIONS)
+    html = render.region(offered([text("see "), link, image, audio, resource]), Aspect.SUGGESTIONS)
     assert html.count('data-testid="suggestion-attachment"') == 4
     assert "README.md" in html and "file:///etc/passwd" in html
     assert f'src="data:image/png;base64,{PNG}"' in html
@@ -72,7 +72,7 @@ def test_every_attachment_is_identified_with_its_own_data_only() -> None:
 
 
 def test_hidden_characters_are_marked_and_warned_about_and_left_out_of_the_composer_text() -> None:
-    html = render.region(offered([text("invoice_\u202efdp.exe")]), SUGGESTIONS)
+    html = render.region(offered([text("invoice_\u202efdp.exe")]), Aspect.SUGGESTIONS)
     assert "⟨U+202E⟩" in html
     assert 'data-testid="hidden-chars-warning"' in html
     assert 'data-text="invoice_fdp.exe"' in html
@@ -80,12 +80,12 @@ def test_hidden_characters_are_marked_and_warned_about_and_left_out_of_the_compo
 
 
 def test_ghost_text_is_the_first_suggestion_and_says_when_attachments_come_along() -> None:
-    html = render.region(offered([text("Run the tests")], [text("other")]), SUGGESTIONS)
+    html = render.region(offered([text("Run the tests")], [text("other")]), Aspect.SUGGESTIONS)
     ghost = html[html.index('id="ghost-text"') :]
     assert 'data-text="Run the tests"' in ghost and " hidden" not in ghost.split(">")[0]
     assert "attachment" not in ghost
     link = {"type": "resource_link", "name": "a.py", "uri": "file:///a.py"}
-    with_link = render.region(offered([text("Show "), link]), SUGGESTIONS)
+    with_link = render.region(offered([text("Show "), link]), Aspect.SUGGESTIONS)
     ghost = with_link[with_link.index('id="ghost-text"') :]
     assert " hidden" not in ghost.split(">")[0]
     assert "(with 1 attachment)" in ghost

@@ -5,15 +5,15 @@ from __future__ import annotations
 from html import unescape
 
 from tests.unit.htmlscan import problems, tags, text, top_level
-from webclient import render
-from webclient.models import (
+from webclient.acp.models import (
     ImagePart,
     TextPart,
     ToolCallContent,
     ToolCallEvent,
     ToolCallLocation,
 )
-from webclient.session import SessionState, ToolCallItem
+from webclient.domain.state import SessionState, ToolCallItem
+from webclient.views import render
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(1)><b hx-get="/x" id=composer>bold</b>'
 HOSTILE_ATTR = '"><script>alert(1)</script><img src=x onerror=alert(1) id=composer hx-get=/x>'

@@ -6,7 +6,7 @@ import hmac
 
 import pytest
 
-from webclient.security import AccessPolicy
+from webclient.web.security import AccessPolicy
 
 PORT = 8765
 TOKEN = "t0ken-" + "x" * 26

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from webclient.controls import ConfigOption
-from webclient.models import (
+from webclient.acp.controls import ConfigOption
+from webclient.acp.models import (
     AgentStatus,
     AuthMethod,
     Command,
@@ -26,18 +26,7 @@ from webclient.models import (
     ToolCallLocation,
     UsageEvent,
 )
-from webclient.session import (
-    AUTH,
-    COMMANDS,
-    HEADER,
-    PLAN,
-    STATUS,
-    MessageItem,
-    NoticeItem,
-    SessionState,
-    ToolCallItem,
-    TurnState,
-)
+from webclient.domain.state import Aspect, MessageItem, NoticeItem, SessionState, ToolCallItem, TurnState
 
 
 def chunk(role: str, text: str, message_id: str | None = None) -> MessageChunk:
@@ -268,8 +257,8 @@ def test_plan_is_replaced_whole() -> None:
         PlanEntry(content="b", priority="low", status="pending"),
     )
     new = (PlanEntry(content="c", priority="medium", status="in_progress"),)
-    assert state.apply(PlanEvent(entries=old)) == {PLAN}
-    assert state.apply(PlanEvent(entries=new)) == {PLAN}
+    assert state.apply(PlanEvent(entries=old)) == {Aspect.PLAN}
+    assert state.apply(PlanEvent(entries=new)) == {Aspect.PLAN}
     assert state.plan == new
 
 
@@ -284,11 +273,11 @@ def test_header_events_update_their_fields_and_mark_the_header() -> None:
     state = SessionState()
     commands = (Command(name="web", description="search", input_hint="q"),)
     toggle = ConfigOption(id="m", name="M", kind="boolean", current=False)
-    assert state.apply(CommandsEvent(commands=commands)) == {COMMANDS}
-    assert state.apply(ModeEvent(current_mode_id="code")) == {HEADER}
-    assert state.apply(ConfigOptionsEvent(options=(toggle,))) == {HEADER}
+    assert state.apply(CommandsEvent(commands=commands)) == {Aspect.COMMANDS}
+    assert state.apply(ModeEvent(current_mode_id="code")) == {Aspect.DETAILS}
+    assert state.apply(ConfigOptionsEvent(options=(toggle,))) == {Aspect.DETAILS}
     usage = UsageEvent(used=1, size=10)
-    assert state.apply(usage) == {HEADER}
+    assert state.apply(usage) == {Aspect.DETAILS}
     assert state.commands == commands
     assert state.current_mode_id == "code"
     assert state.config_options == (toggle,)
@@ -298,7 +287,7 @@ def test_header_events_update_their_fields_and_mark_the_header() -> None:
 
 def test_session_info_sets_the_title() -> None:
     state = SessionState()
-    assert state.apply(SessionInfoEvent(title="Refactor")) == {HEADER}
+    assert state.apply(SessionInfoEvent(title="Refactor")) == {Aspect.DETAILS}
     assert state.title == "Refactor"
 
 
@@ -359,7 +348,7 @@ def test_ready_and_idle_can_prompt() -> None:
 )
 def test_a_running_turn_shows_the_turn_and_blocks_prompts(turn: TurnState, shown: str) -> None:
     state = ready()
-    assert state.set_turn(turn) == {STATUS}
+    assert state.set_turn(turn) == {Aspect.STATUS}
     assert state.display_status == shown
     assert state.can_prompt is False
 
@@ -376,7 +365,7 @@ def test_an_agent_that_is_not_ready_shows_its_lifecycle_and_cannot_prompt(
     status: AgentStatus, shown: str
 ) -> None:
     state = SessionState()
-    assert state.set_agent_status(status) == {STATUS}
+    assert state.set_agent_status(status) == {Aspect.STATUS}
     assert state.display_status == shown
     assert state.can_prompt is False
 
@@ -418,5 +407,5 @@ def test_a_full_turn_goes_working_cancelling_idle() -> None:
 def test_auth_methods_are_stored_and_mark_the_auth_region() -> None:
     state = SessionState()
     methods = (AuthMethod(id="login", name="Log in"),)
-    assert state.set_auth_methods(methods) == {AUTH}
+    assert state.set_auth_methods(methods) == {Aspect.SIGN_IN}
     assert state.auth_methods == methods

@@ -1,6 +1,7 @@
 """Prompt suggestions, Client side: one test per Client rule of protocol notes section 1, plus the details.
 
-The pure parts (`webclient.suggestions`, `webclient.capabilities`, `SessionState`) are tested directly; the
+The pure parts (`webclient.domain.suggestions`, `webclient.acp.capabilities`, `SessionState`) are
+tested directly; the
 rules that live in the wiring (per-session updates, sending a chosen suggestion) drive a `Runtime` that was
 never started, with a fake agent connection that records what would go out.
 """
@@ -14,14 +15,15 @@ from typing import Any
 
 import pytest
 
-from webclient.capabilities import SUGGESTION_CONTENT_TYPES, client_capabilities, initialize_params
-from webclient.files import FileAccess
-from webclient.live_session import LiveSession
-from webclient.models import AgentStatus, NoticeLevel, ResourceLinkPart, TextPart
-from webclient.runtime import Runtime
-from webclient.session import SUGGESTIONS, NoticeItem, SessionState
-from webclient.settings import Settings
-from webclient.suggestions import (
+from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, client_capabilities, initialize_params
+from webclient.acp.models import AgentStatus, NoticeLevel, ResourceLinkPart, TextPart
+from webclient.acp.translate import translate_update
+from webclient.domain.changes import pending_changes
+from webclient.domain.files import FileAccess
+from webclient.domain.live_session import LiveSession
+from webclient.domain.runtime import Runtime
+from webclient.domain.state import Aspect, NoticeItem, SessionState
+from webclient.domain.suggestions import (
     BASELINE_TYPES,
     MalformedUpdate,
     Suggestion,
@@ -31,7 +33,7 @@ from webclient.suggestions import (
     parse_legacy,
     parse_update,
 )
-from webclient.translate import translate_update
+from webclient.settings import Settings
 
 EVERY_TYPE = BASELINE_TYPES | {"image", "audio", "resource"}
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -142,7 +144,7 @@ def test_rule2_state_replaces_the_offer_and_changes_the_generation_each_time() -
     state = SessionState()
     a, b, c = (parse_update(update(sug(text(n))), BASELINE_TYPES).suggestions for n in "ABC")
 
-    assert state.set_suggestions(a + b) == {SUGGESTIONS}
+    assert state.set_suggestions(a + b) == {Aspect.SUGGESTIONS}
     generation = state.suggestions_generation
     state.set_suggestions(c)
     assert texts(state.suggestions) == ["C"]
@@ -391,7 +393,10 @@ def test_rule8_suggestions_are_not_part_of_the_transcript() -> None:
 
 def test_rule8_loaded_session_starts_with_an_empty_list(tmp_path: Path) -> None:
     live = LiveSession(
-        "s1", 0.0, SuggestionPolicy(advertised=True, allowed=BASELINE_TYPES), FileAccess([tmp_path])
+        "s1",
+        pending_changes,
+        SuggestionPolicy(advertised=True, allowed=BASELINE_TYPES),
+        FileAccess([tmp_path]),
     )
     state = live.state
     state.set_suggestions(parse_update(update(sug(text("A"))), BASELINE_TYPES).suggestions)
@@ -473,7 +478,7 @@ def test_content_types_are_allowed_only_when_both_sides_advertise_them(
 def test_runtime_negotiates_the_types_it_advertises_with_the_agents_prompt_capabilities(
     tmp_path: Path,
 ) -> None:
-    from webclient.agent_connection import AgentInfo
+    from webclient.acp.connection import AgentInfo
 
     runtime = Runtime(Settings(cwd=tmp_path, flush_interval=0))
     caps = {"promptCapabilities": {"image": True, "audio": True, "embeddedContext": True}}

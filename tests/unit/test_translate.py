@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from acp import schema
 
-from webclient.controls import ConfigChoice, ConfigGroup, ConfigOption
-from webclient.models import (
+from webclient.acp.controls import ConfigChoice, ConfigGroup, ConfigOption
+from webclient.acp.models import (
     AudioPart,
     Command,
     CommandsEvent,
@@ -31,7 +31,7 @@ from webclient.models import (
     ToolCallLocation,
     UsageEvent,
 )
-from webclient.translate import Translation, content_to_wire, translate_content, translate_update
+from webclient.acp.translate import Translation, content_to_wire, translate_content, translate_update
 
 SESSION = "sess-1"
 

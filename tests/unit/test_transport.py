@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from webclient.transport import NdjsonTransport
+from webclient.acp.transport import NdjsonTransport
 
 
 class FakeWriter:

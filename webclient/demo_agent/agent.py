@@ -34,14 +34,14 @@ from . import __version__
 from .blocks import text, to_json
 from .capabilities import AGENT_PROMPT_CAPABILITIES, SuggestionSupport
 from .commands import AVAILABLE_COMMANDS
-from .config import Settings
+from .config import DemoSettings
 from .features import ClientFeatures
 from .intents import Intent, classify, read_prompt
 from .modes import SessionSettings, mode_state
 from .offers import SuggestionOffers
 from .predictions import predict
 from .replies import Reply, answer
-from .session import LiveSession
+from .session import DemoSession
 from .store import SessionRecord, SessionStore
 from .streaming import split_chunks, stream_chunks
 from .tasks import TaskOwner
@@ -72,13 +72,13 @@ CHARS_PER_TOKEN = 4
 class DemoAgent:
     """An offline ACP v1 agent over one connection; the reference Agent for prompt suggestions."""
 
-    def __init__(self, settings: Settings, sink: ClientChannel, store: SessionStore) -> None:
+    def __init__(self, settings: DemoSettings, sink: ClientChannel, store: SessionStore) -> None:
         self._settings = settings
         self._sink = sink
         self._store = store
         self._support = SuggestionSupport()
         self._features = ClientFeatures()
-        self._sessions: dict[str, LiveSession] = {}
+        self._sessions: dict[str, DemoSession] = {}
         self._tasks = TaskOwner("demo-agent")
 
     def record_initialize_params(self, params: Any) -> None:
@@ -116,7 +116,7 @@ class DemoAgent:
         if record is None:
             raise RequestError.invalid_params({"sessionId": session_id, "reason": "no such session"})
         record.cwd = _checked_cwd(cwd)
-        # A fresh LiveSession: a loaded session starts with an empty suggestion list.
+        # A fresh DemoSession: a loaded session starts with an empty suggestion list.
         live = await self._open(record)
         async with live.lock:  # a prompt that arrives mid-replay waits for the replay to finish
             for entry in record.history:
@@ -176,10 +176,10 @@ class DemoAgent:
             await live.close()
         await self._tasks.close()
 
-    async def _open(self, record: SessionRecord) -> LiveSession:
+    async def _open(self, record: SessionRecord) -> DemoSession:
         if previous := self._sessions.pop(record.session_id, None):
             await previous.close()
-        live = LiveSession(
+        live = DemoSession(
             record,
             Workspace(record.cwd),
             SuggestionOffers(record.session_id, self._sink),
@@ -188,7 +188,7 @@ class DemoAgent:
         self._sessions[record.session_id] = live
         return live
 
-    def _live(self, session_id: str) -> LiveSession:
+    def _live(self, session_id: str) -> DemoSession:
         live = self._sessions.get(session_id)
         if live is None:
             raise RequestError.invalid_params(
@@ -196,7 +196,7 @@ class DemoAgent:
             )
         return live
 
-    async def _take_turn(self, live: LiveSession, prompt: list[Any], cancelled: asyncio.Event) -> Reply:
+    async def _take_turn(self, live: DemoSession, prompt: list[Any], cancelled: asyncio.Event) -> Reply:
         await live.offers.withdraw()  # the first update of the turn, if a list is on offer
         view = read_prompt(prompt)
         intent = classify(view.text)
@@ -211,14 +211,14 @@ class DemoAgent:
         self._store.save(live.record)
         return reply
 
-    async def _use_tools(self, live: LiveSession, intent: Intent, cancelled: asyncio.Event) -> Reply:
+    async def _use_tools(self, live: DemoSession, intent: Intent, cancelled: asyncio.Event) -> Reply:
         """A tool turn: its thought goes out first, then its tool calls; the reply text is streamed after."""
         thought = agent_thought(thought_for(intent), message_id=_new_id())
         await self._sink.session_update(live.session_id, thought)
         text = await run_tool(intent, ToolContext(self._sink, live, self._features, cancelled))
         return Reply("", text)
 
-    async def _report_session(self, live: LiveSession) -> None:
+    async def _report_session(self, live: DemoSession) -> None:
         """End of turn: name the session once it has a title, and report (pretend) context use and cost."""
         record = live.record
         if record.title is not None and not live.title_sent:
@@ -229,7 +229,7 @@ class DemoAgent:
         cost = round(used / 1000 * live.settings.price_per_1k_usd, 6)
         await self._sink.session_update(live.session_id, usage(used, CONTEXT_WINDOW_TOKENS, cost))
 
-    async def _stream(self, live: LiveSession, reply: Reply, cancelled: asyncio.Event) -> str:
+    async def _stream(self, live: DemoSession, reply: Reply, cancelled: asyncio.Event) -> str:
         """Send the thought, then the answer; returns the answer text actually sent."""
         sid = live.session_id
         thought_id, message_id = _new_id(), _new_id()
@@ -243,7 +243,7 @@ class DemoAgent:
         message = partial(agent_message, message_id=message_id)
         return await stream_chunks(self._sink, sid, chunks, message, delay_s, cancelled)
 
-    def _schedule_suggestions(self, live: LiveSession, turn: int, reply: Reply) -> None:
+    def _schedule_suggestions(self, live: DemoSession, turn: int, reply: Reply) -> None:
         """After the response: a scenario's exact list, or a prediction if the client advertised support."""
         scenario = reply.scenario
         if scenario is not None and scenario.delay_ms is not None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Settings"]
+__all__ = ["DemoSettings"]
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ SLOW_STEP_MS = 200.0
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
+class DemoSettings:
     """How the demo agent behaves; every field has a sensible default."""
 
     state_dir: Path
@@ -33,7 +33,7 @@ class Settings:
     slow_step_s: float = SLOW_STEP_MS / 1000
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+    def from_env(cls, env: Mapping[str, str] | None = None) -> DemoSettings:
         """Read ``WEBCLIENT_DEMO_STATE_DIR`` and ``WEBCLIENT_DEMO_CHUNK_DELAY_MS``."""
         env = os.environ if env is None else env
         return cls(

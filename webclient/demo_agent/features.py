@@ -33,4 +33,3 @@ class ClientFeatures:
             write_text_file=fs.get("writeTextFile") is True,
             boolean_config=isinstance(boolean, dict),
         )
-

@@ -10,11 +10,11 @@ from .offers import SuggestionOffers
 from .store import SessionRecord
 from .workspace import Workspace
 
-__all__ = ["LiveSession"]
+__all__ = ["DemoSession"]
 
 
 @dataclass(slots=True)
-class LiveSession:
+class DemoSession:
     """Runtime state beside the persisted record.
 
     ``lock`` serialises turns (and a load's replay); ``cancelled`` is the running turn's cancel flag;

@@ -32,7 +32,7 @@ from .features import ClientFeatures
 from .intents import Intent, Kind
 from .markdown import code, fenced
 from .modes import MODES
-from .session import LiveSession
+from .session import DemoSession
 from .updates import ClientChannel, current_mode
 from .workspace import Workspace, WorkspaceError, is_listed
 
@@ -60,7 +60,7 @@ class ToolContext:
     """What a tool turn works with: the client, the session, and the running turn's cancel flag."""
 
     channel: ClientChannel
-    live: LiveSession
+    live: DemoSession
     features: ClientFeatures
     cancelled: asyncio.Event
 

@@ -25,7 +25,7 @@ from acp.stdio import stdio_streams
 
 from .agent import DemoAgent
 from .blocks import JsonDict
-from .config import Settings
+from .config import DemoSettings
 from .store import SessionStore
 
 __all__ = ["ConnectionSink", "RawInitializeRecorder", "main", "serve"]
@@ -75,7 +75,7 @@ class ConnectionSink:
         return await self._conn.send_request(method, params)
 
 
-async def serve(settings: Settings) -> None:
+async def serve(settings: DemoSettings) -> None:
     """Serve one client on stdin/stdout until stdin closes."""
     reader, writer = await stdio_streams()
     sink = ConnectionSink()
@@ -102,4 +102,4 @@ def main() -> None:
         stream=sys.stderr, level=level, format="demo-agent %(levelname)s %(name)s: %(message)s"
     )
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(Settings.from_env()))
+        asyncio.run(serve(DemoSettings.from_env()))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webclient import hidden_chars
-from webclient.models import ContentPart, ResourceLinkPart, ResourcePart, TextPart
-from webclient.suggestions import Suggestion
+from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, TextPart
+from webclient.domain.suggestions import Suggestion
+from webclient.views import hidden_chars
 
 # A chip shows this many characters of its text, then an explicit "show all (+N characters)" expander.
 CHIP_TEXT_LIMIT = 280

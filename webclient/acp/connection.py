@@ -19,10 +19,10 @@ from acp.client.router import build_client_router
 from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 
-from webclient.agent_process import AgentProcess
+from webclient.acp.models import AuthMethod, Notice, NoticeLevel
+from webclient.acp.process import AgentProcess
+from webclient.acp.translate import Translation, translate_update
 from webclient.errors import AgentExitedError, AgentRequestError, AgentTimeoutError, RequestRefused
-from webclient.models import AuthMethod, Notice, NoticeLevel
-from webclient.translate import Translation, translate_update
 
 AUTH_REQUIRED = -32000
 
@@ -85,7 +85,7 @@ class AgentConnection:
 
     async def start(self) -> AgentInfo:
         """Spawn the agent and complete `initialize`. Raises AgentError subclasses on failure."""
-        from webclient.transport import NdjsonTransport
+        from webclient.acp.transport import NdjsonTransport
 
         await self.process.start()
         proc = self.process.process

@@ -14,10 +14,9 @@ from typing import Any
 
 from markupsafe import Markup
 
-from webclient.inspector import WireEntry, WireLog, base_time, pretty, since_ms
-from webclient.session import SessionState
+from webclient.acp.wire_log import WireEntry, WireLog, base_time, pretty, since_ms
+from webclient.domain.state import SessionState
 
-INSPECTOR = "inspector"
 RENDER_CAP = 500
 
 _UNSEEN = object()
@@ -98,6 +97,6 @@ def _seconds(ms: float) -> str:
 
 
 def _partial(name: str, **context: Any) -> str:
-    from webclient import render  # render imports the session layer; keep this module importable alone
+    from webclient.views import render  # render imports the session layer; keep this module importable alone
 
     return render.environment().get_template(name).render(**context)

@@ -11,8 +11,20 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from markupsafe import Markup
 
-from webclient import render
-from webclient.actions import (
+from webclient.acp.models import Notice, NoticeLevel
+from webclient.acp.translate import translate_content
+from webclient.acp.wire_log import WireLog, session_jsonl
+from webclient.domain.live_session import LiveSession
+from webclient.domain.picker import AttachmentRejected, file_block, find_files, image_block
+from webclient.domain.runtime import Runtime
+from webclient.domain.state import NoticeItem, SessionState
+from webclient.domain.suggestions import attachment_wire
+from webclient.settings import Settings
+from webclient.views import render
+from webclient.views.inspector import InspectorFeed
+from webclient.views.live import LiveHub, Subscriber
+from webclient.views.paths import STATIC_DIR
+from webclient.web.actions import (
     AttachFileAction,
     AttachImageAction,
     BadAction,
@@ -32,23 +44,22 @@ from webclient.actions import (
     SuggestionAction,
     parse_action,
 )
-from webclient.inspector import session_jsonl
-from webclient.live import Subscriber
-from webclient.live_session import LiveSession
-from webclient.models import Notice, NoticeLevel
-from webclient.paths import STATIC_DIR
-from webclient.picker import AttachmentRejected, file_block, find_files, image_block
-from webclient.runtime import Runtime
-from webclient.security import AccessPolicy, SecurityMiddleware
-from webclient.session import NoticeItem
-from webclient.settings import Settings
-from webclient.suggestions import attachment_wire
-from webclient.translate import translate_content
+from webclient.web.security import AccessPolicy, SecurityMiddleware
 
 
-def create_app(settings: Settings, port: int, runtime: Runtime | None = None) -> FastAPI:
+def build_runtime(settings: Settings) -> Runtime[LiveHub]:
+    """The runtime whose sessions are shown by live hubs, each with its protocol inspector."""
+    wire_log = WireLog()
+
+    def hub(state: SessionState) -> LiveHub:
+        return LiveHub(state, settings.flush_interval, InspectorFeed(wire_log, state))
+
+    return Runtime(settings, hub, wire_log)
+
+
+def create_app(settings: Settings, port: int, runtime: Runtime[LiveHub] | None = None) -> FastAPI:
     """Build the app for a server listening on `port` (the real one, after binding)."""
-    runtime = runtime or Runtime(settings)
+    runtime = runtime or build_runtime(settings)
     extra_hosts = () if settings.allow_remote is False else (settings.host,)
     policy = AccessPolicy(port=port, token=settings.token, extra_hosts=extra_hosts)
 
@@ -65,11 +76,11 @@ def create_app(settings: Settings, port: int, runtime: Runtime | None = None) ->
     app.state.policy = policy
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
-    def page(live: LiveSession) -> HTMLResponse:
+    def page(live: LiveSession[LiveHub]) -> HTMLResponse:
         html = render.page(live.state, ws_path=f"/ws/{live.local_id}", session_path=f"/s/{live.local_id}")
         return HTMLResponse(html, headers={"cache-control": "no-store"})
 
-    def live_or_404(local_id: str) -> LiveSession:
+    def live_or_404(local_id: str) -> LiveSession[LiveHub]:
         live = runtime.session(local_id)
         if live is None:
             raise HTTPException(
@@ -116,7 +127,7 @@ def create_app(settings: Settings, port: int, runtime: Runtime | None = None) ->
     return app
 
 
-async def _serve_tab(socket: WebSocket, runtime: Runtime, live: LiveSession) -> None:
+async def _serve_tab(socket: WebSocket, runtime: Runtime[LiveHub], live: LiveSession[LiveHub]) -> None:
     await socket.accept()
     sub = live.hub.subscribe()
     sender = asyncio.create_task(_send_frames(socket, sub), name="ws-sender")
@@ -140,7 +151,9 @@ async def _send_frames(socket: WebSocket, sub: Subscriber) -> None:
         await socket.send_text(frame)
 
 
-async def _receive_actions(socket: WebSocket, runtime: Runtime, live: LiveSession, sub: Subscriber) -> None:
+async def _receive_actions(
+    socket: WebSocket, runtime: Runtime[LiveHub], live: LiveSession[LiveHub], sub: Subscriber
+) -> None:
     while True:
         message = await socket.receive()
         if message["type"] == "websocket.disconnect":
@@ -160,7 +173,7 @@ async def _receive_actions(socket: WebSocket, runtime: Runtime, live: LiveSessio
 
 
 async def _dispatch(
-    runtime: Runtime, live: LiveSession, action: BrowserAction, sub: Subscriber
+    runtime: Runtime[LiveHub], live: LiveSession[LiveHub], action: BrowserAction, sub: Subscriber
 ) -> str | None:
     if isinstance(action, PromptAction):
         return live.submit_composed(action.text, action.attachments)
@@ -216,7 +229,10 @@ async def _dispatch(
 
 
 def _attach(
-    runtime: Runtime, live: LiveSession, action: AttachFileAction | AttachImageAction, sub: Subscriber
+    runtime: Runtime[LiveHub],
+    live: LiveSession[LiveHub],
+    action: AttachFileAction | AttachImageAction,
+    sub: Subscriber,
 ) -> str | None:
     """Add a file link or an image to this tab's composer, as a pill it sends with the prompt."""
     try:
@@ -232,7 +248,7 @@ def _attach(
     return None
 
 
-def _tell(sub: Subscriber, live: LiveSession, text: str) -> None:
+def _tell(sub: Subscriber, live: LiveSession[LiveHub], text: str) -> None:
     """Show an error to the one tab that caused it, without adding it to the shared transcript."""
     item = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text=text))
     html = render.item(live.state, item)

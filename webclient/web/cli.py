@@ -16,9 +16,9 @@ import uvicorn
 from pydantic import ValidationError
 
 from webclient import __version__
-from webclient.app import create_app
 from webclient.errors import SettingsError
 from webclient.settings import Settings
+from webclient.web.app import create_app
 
 
 def build_parser() -> argparse.ArgumentParser:

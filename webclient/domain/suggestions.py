@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from webclient.models import DISPLAYABLE_IMAGE_TYPES, AudioPart, ContentPart, ImagePart, TextPart
-from webclient.translate import translate_content
+from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES, AudioPart, ContentPart, ImagePart, TextPart
+from webclient.acp.translate import translate_content
 
 # Always allowed: every Agent accepts these in prompts and every advertising Client can offer them.
 BASELINE_TYPES = frozenset({"text", "resource_link"})

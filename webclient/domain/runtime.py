@@ -12,35 +12,42 @@ import contextlib
 import itertools
 from collections import deque
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, Generic
 
-from webclient.agent_connection import AUTH_REQUIRED, AgentConnection, AgentInfo
-from webclient.agent_process import AgentProcess
-from webclient.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params
+from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params
+from webclient.acp.connection import AUTH_REQUIRED, AgentConnection, AgentInfo
+from webclient.acp.models import AgentStatus, ContentPart, Notice, NoticeLevel, SessionInfoEvent
+from webclient.acp.process import AgentProcess
+from webclient.acp.translate import Translation
+from webclient.acp.wire_log import WireLog
+from webclient.domain.changes import SinkFactory, SinkT, pending_changes
+from webclient.domain.files import FileAccess, FileAccessError, FileMissing
+from webclient.domain.live_session import SUGGESTION_GRACE_SECONDS, LiveSession, error_detail
+from webclient.domain.state import Aspect, SessionLink, Sidebar, StoredSession
+from webclient.domain.suggestions import Suggestion, SuggestionLedger, SuggestionPolicy, allowed_types
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, RequestRefused, describe_exit
-from webclient.files import FileAccess, FileAccessError, FileMissing
-from webclient.inspector import WireLog
-from webclient.inspector_view import INSPECTOR, InspectorFeed
-from webclient.live_session import SUGGESTION_GRACE_SECONDS, LiveSession, error_detail
-from webclient.models import AgentStatus, ContentPart, Notice, NoticeLevel, SessionInfoEvent
-from webclient.session import HEADER, SessionLink, Sidebar, StoredSession
 from webclient.settings import Settings
-from webclient.suggestions import Suggestion, SuggestionLedger, SuggestionPolicy, allowed_types
-from webclient.translate import Translation
 
 __all__ = ["SUGGESTION_GRACE_SECONDS", "Runtime"]
 
 WIRE_LOG_SIZE = 5000
 
 
-class Runtime:
+class Runtime(Generic[SinkT]):
     """One agent, any number of sessions, any number of tabs on each."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sink_factory: SinkFactory[SinkT] = pending_changes,  # type: ignore[assignment]
+        wire_log: WireLog | None = None,
+    ) -> None:
         self.settings = settings
         self.wire_log: deque[tuple[str, dict[str, Any]]] = deque(maxlen=WIRE_LOG_SIZE)
-        self.inspector = WireLog()  # every message, routed by session, for the protocol inspector
-        self.sessions: dict[str, LiveSession] = {}
+        # Every message, routed by session, for the protocol inspector.
+        self.inspector = wire_log if wire_log is not None else WireLog()
+        self._sink_factory = sink_factory
+        self.sessions: dict[str, LiveSession[SinkT]] = {}
         self.stored_sessions: tuple[dict[str, Any], ...] = ()
         self._ids = itertools.count(1)
         self._policy = SuggestionPolicy(advertised=False, allowed=frozenset())
@@ -56,7 +63,7 @@ class Runtime:
     # --- the session a plain visit opens (and what single-session callers use) ---------------------------
 
     @property
-    def current(self) -> LiveSession:
+    def current(self) -> LiveSession[SinkT]:
         return self.sessions[self.current_id]
 
     @property
@@ -75,7 +82,7 @@ class Runtime:
     def ledger(self, value: SuggestionLedger) -> None:
         self.current.ledger = value
 
-    def session(self, local_id: str) -> LiveSession | None:
+    def session(self, local_id: str) -> LiveSession[SinkT] | None:
         return self.sessions.get(local_id)
 
     def submit_prompt(
@@ -179,14 +186,16 @@ class Runtime:
             live.agent = self._agent
             live.state.agent_name = name
             live.state.accepts_images = bool(info.prompt_capabilities.get("image"))
-            live.hub.mark({HEADER})
+            live.hub.mark({Aspect.DETAILS})
         if info.protocol_version != 1:
             self.current.notice(
                 NoticeLevel.WARNING,
                 f"the agent speaks ACP version {info.protocol_version}; this client speaks version 1",
             )
 
-    async def _open(self, live: LiveSession, request: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    async def _open(
+        self, live: LiveSession[SinkT], request: Coroutine[Any, Any, dict[str, Any]]
+    ) -> dict[str, Any]:
         """Run `session/new`, `load` or `resume` for `live`; updates that race its answer are kept."""
         self._opening += 1
         try:
@@ -246,17 +255,14 @@ class Runtime:
 
     # --- sessions ---------------------------------------------------------------------------------------
 
-    def _add_session(self) -> LiveSession:
+    def _add_session(self) -> LiveSession[SinkT]:
         local_id = f"s{next(self._ids)}"
-        live = LiveSession(
-            local_id, self.settings.flush_interval, self._policy, FileAccess([self.settings.cwd])
-        )
+        live = LiveSession(local_id, self._sink_factory, self._policy, FileAccess([self.settings.cwd]))
         live.agent = self._agent
         live.state.agent_status = self._status
         if self.sessions:
             live.state.agent_name = self.current.state.agent_name
             live.state.accepts_images = self.current.state.accepts_images
-        live.hub.inspector = InspectorFeed(self.inspector, live.state)
         self.sessions[local_id] = live
         return live
 
@@ -265,7 +271,7 @@ class Runtime:
             return f"the agent is not ready ({self._status.value})"
         return self._agent
 
-    def new_session(self) -> LiveSession | str:
+    def new_session(self) -> LiveSession[SinkT] | str:
         """Open another session beside the others; it becomes the current one. Opens in the background."""
         agent = self._ready_agent()
         if isinstance(agent, str):
@@ -276,7 +282,7 @@ class Runtime:
         self._spawn(self._open_in_background(live, "session/new", self._create(agent, live)))
         return live
 
-    async def _create(self, agent: AgentConnection, live: LiveSession) -> dict[str, Any]:
+    async def _create(self, agent: AgentConnection, live: LiveSession[SinkT]) -> dict[str, Any]:
         result = await agent.new_session(self.settings.cwd)
         live.state.session_id = result["sessionId"]
         return result
@@ -374,7 +380,7 @@ class Runtime:
         return isinstance(caps, dict) and isinstance(caps.get(name), dict)
 
     async def _open_in_background(
-        self, live: LiveSession, method: str, request: Coroutine[Any, Any, dict[str, Any]]
+        self, live: LiveSession[SinkT], method: str, request: Coroutine[Any, Any, dict[str, Any]]
     ) -> None:
         try:
             await self._open(live, request)
@@ -382,12 +388,12 @@ class Runtime:
             live.notice(NoticeLevel.ERROR, f"{method} failed: {exc}", error_detail(exc))
         self._spawn(self.refresh_stored_sessions())
 
-    async def _drop(self, live: LiveSession) -> None:
+    async def _drop(self, live: LiveSession[SinkT]) -> None:
         self.sessions.pop(live.local_id, None)
         await live.close()
         self._refresh_sidebars()
 
-    def _by_session_id(self, session_id: str | None) -> LiveSession | None:
+    def _by_session_id(self, session_id: str | None) -> LiveSession[SinkT] | None:
         if session_id is None:
             return None
         return next((s for s in self.sessions.values() if s.state.session_id == session_id), None)
@@ -458,7 +464,7 @@ class Runtime:
         # session/new names an id no session has yet: the sessions still opening render it once theirs is set.
         for live in self.sessions.values():
             if entry.session_id is None or live.state.session_id in (None, entry.session_id):
-                live.hub.mark({INSPECTOR})
+                live.hub.mark({Aspect.PROTOCOL_LOG})
 
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
@@ -489,14 +495,14 @@ class Runtime:
             self._refused(live, "write", path, exc)
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
 
-    def _session_for_request(self, session_id: str) -> LiveSession:
+    def _session_for_request(self, session_id: str) -> LiveSession[SinkT]:
         live = self._by_session_id(session_id)
         if live is None:
             raise RequestRefused(RequestRefused.INVALID_PARAMS, f"unknown session {session_id!r}")
         return live
 
     @staticmethod
-    def _refused(live: LiveSession, verb: str, path: str, exc: Exception) -> None:
+    def _refused(live: LiveSession[SinkT], verb: str, path: str, exc: Exception) -> None:
         live.notice(NoticeLevel.WARNING, f"refused the agent's request to {verb} {path}: {exc}")
 
     # --- helpers ----------------------------------------------------------------------------------------

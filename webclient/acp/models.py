@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from webclient.controls import ConfigOption
+from webclient.acp.controls import ConfigOption
 
 
 class Model(BaseModel):

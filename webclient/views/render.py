@@ -13,14 +13,15 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from webclient import hidden_chars
-from webclient.chips import approx_size, chip_view, uri_name
-from webclient.diff import DiffLine, unified
-from webclient.markdown import render_markdown
-from webclient.models import DISPLAYABLE_IMAGE_TYPES, ContentPart
-from webclient.paths import TEMPLATES_DIR
-from webclient.picker import FoundFile
-from webclient.session import AUTH, COMMANDS, HEADER, PLAN, SIDEBAR, STATUS, SUGGESTIONS, Item, SessionState
+from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES, ContentPart
+from webclient.domain.picker import FoundFile
+from webclient.domain.state import Aspect, Item, SessionState
+from webclient.views import hidden_chars
+from webclient.views.chips import approx_size, chip_view, uri_name
+from webclient.views.diff import DiffLine, unified
+from webclient.views.markdown import render_markdown
+from webclient.views.paths import TEMPLATES_DIR
+from webclient.views.regions import REGIONS, is_region
 
 
 def _static_url(name: str) -> str:
@@ -76,33 +77,15 @@ def append_items(html: str) -> str:
 def snapshot(state: SessionState) -> str:
     """Everything a freshly connected tab needs, as out-of-band swaps."""
     parts = [_partial("_transcript.html", state=state, oob=True)]
-    parts.extend(region(state, key) for key in (HEADER, STATUS, AUTH, PLAN, SUGGESTIONS, SIDEBAR, COMMANDS))
+    parts.extend(region(state, key) for key in REGIONS)
     return "".join(parts)
 
 
 def region(state: SessionState, key: str) -> str:
-    """A non-transcript region by its change key, marked for an out-of-band swap."""
-    if key == HEADER:
-        return _partial("_header.html", state=state, oob=True)
-    if key == STATUS:
-        # The status badge and the buttons that depend on it change together.
-        return _partial("_status.html", state=state, oob=True) + _partial(
-            "_composer_actions.html", state=state, oob=True
-        )
-    if key == AUTH:
-        return _partial("_auth.html", state=state, oob=True)
-    if key == PLAN:
-        return _partial("_plan.html", state=state, oob=True)
-    if key == SIDEBAR:
-        return _partial("_sidebar.html", state=state, oob=True)
-    if key == COMMANDS:
-        return _partial("_slash_menu.html", state=state, oob=True)
-    if key == SUGGESTIONS:
-        # The chip row and the composer's ghost text come from the same list and change together.
-        return _partial("_suggestions.html", state=state, oob=True) + _partial(
-            "_ghost_text.html", state=state, oob=True
-        )
-    raise KeyError(key)
+    """A region by its change key (an `Aspect`), marked for an out-of-band swap."""
+    if not is_region(key):
+        raise KeyError(key)
+    return "".join(_partial(name, state=state, oob=True) for name in REGIONS[Aspect(key)])
 
 
 def navigate(path: str) -> str:

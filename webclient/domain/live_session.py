@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import Any, Generic
 
-from webclient.agent_connection import AgentConnection
-from webclient.controls import config_options_from_wire, modes_from_wire
-from webclient.errors import AgentError, AgentExitedError, AgentRequestError
-from webclient.files import FileAccess
-from webclient.live import LiveHub
-from webclient.models import (
+from webclient.acp.connection import AgentConnection
+from webclient.acp.controls import config_options_from_wire, modes_from_wire
+from webclient.acp.models import (
     AgentStatus,
     ContentPart,
     Notice,
@@ -25,32 +22,35 @@ from webclient.models import (
     SessionInfoEvent,
     SuggestionsEvent,
 )
-from webclient.prompt import PromptRejected, compose
-from webclient.session import (
-    HEADER,
+from webclient.acp.translate import content_to_wire
+from webclient.domain.changes import SinkFactory, SinkT
+from webclient.domain.files import FileAccess
+from webclient.domain.prompt import PromptRejected, compose
+from webclient.domain.state import (
+    Aspect,
     FileWriteItem,
     PermissionItem,
     PermissionState,
     SessionState,
     TurnState,
 )
-from webclient.suggestions import Outcome, Suggestion, SuggestionLedger, SuggestionPolicy
-from webclient.translate import content_to_wire
+from webclient.domain.suggestions import Outcome, Suggestion, SuggestionLedger, SuggestionPolicy
+from webclient.errors import AgentError, AgentExitedError, AgentRequestError
 
 # How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
 # earlier list stale: real agents send them shortly after the prompt response (claude-agent-acp ~60 ms).
 SUGGESTION_GRACE_SECONDS = 1.5
 
 
-class LiveSession:
-    """A session and the tabs that show it. `state.session_id` is the agent's id once it exists."""
+class LiveSession(Generic[SinkT]):
+    """A session and whoever shows it (`hub`). `state.session_id` is the agent's id once it exists."""
 
     def __init__(
-        self, local_id: str, flush_interval: float, policy: SuggestionPolicy, files: FileAccess
+        self, local_id: str, sink_factory: SinkFactory[SinkT], policy: SuggestionPolicy, files: FileAccess
     ) -> None:
         self.local_id = local_id
         self.state = SessionState()
-        self.hub = LiveHub(self.state, flush_interval)
+        self.hub: SinkT = sink_factory(self.state)
         self.ledger = SuggestionLedger(policy)
         self.files = files
         self.agent: AgentConnection | None = None
@@ -260,13 +260,13 @@ class LiveSession:
         if self.agent is None or self.state.session_id is None:
             return "there is no session to switch the mode of yet"
         if mode_id not in {mode.id for mode in self.state.available_modes}:
-            self.hub.mark({HEADER})  # put the tab's selector back on the mode in force
+            self.hub.mark({Aspect.DETAILS})  # put the tab's selector back on the mode in force
             return f"the agent does not offer a mode {mode_id!r}; the mode stays as it was"
         try:
             params = {"sessionId": self.state.session_id, "modeId": mode_id}
             await self.agent.request("session/set_mode", params)
         except AgentError as exc:
-            self.hub.mark({HEADER})
+            self.hub.mark({Aspect.DETAILS})
             return f"the agent did not switch the mode: {exc}"
         self.hub.mark(self.state.set_current_mode(mode_id))
         return None
@@ -277,7 +277,7 @@ class LiveSession:
             return "there is no session to configure yet"
         option = next((o for o in self.state.config_options if o.id == config_id), None)
         if option is None or not option.accepts(value):
-            self.hub.mark({HEADER})
+            self.hub.mark({Aspect.DETAILS})
             what = f"an option {config_id!r}" if option is None else f"{value!r} for {option.name!r}"
             return f"the agent does not offer {what}; nothing was changed"
         params: dict[str, Any] = {"sessionId": self.state.session_id, "configId": config_id, "value": value}
@@ -286,7 +286,7 @@ class LiveSession:
         try:
             result = await self.agent.request("session/set_config_option", params)
         except AgentError as exc:
-            self.hub.mark({HEADER})
+            self.hub.mark({Aspect.DETAILS})
             return f"the agent did not change {option.name!r}: {exc}"
         if isinstance(result, dict) and isinstance(result.get("configOptions"), list):
             self.hub.mark(self.state.set_config_options(config_options_from_wire(result["configOptions"])))

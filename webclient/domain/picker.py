@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webclient.models import DISPLAYABLE_IMAGE_TYPES
+from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
 
 SKIPPED_DIRS = frozenset(
     {

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-from webclient.controls import ConfigOption, Mode
-from webclient.models import (
+from webclient.acp.controls import ConfigOption, Mode
+from webclient.acp.models import (
     AgentStatus,
     AuthMethod,
     Command,
@@ -31,15 +31,20 @@ from webclient.models import (
     ToolCallEvent,
     UsageEvent,
 )
-from webclient.suggestions import Suggestion
+from webclient.domain.suggestions import Suggestion
 
-STATUS = "status"
-HEADER = "header"
-PLAN = "plan"
-AUTH = "auth"
-SUGGESTIONS = "suggestions"
-SIDEBAR = "sidebar"
-COMMANDS = "commands"
+
+class Aspect(StrEnum):
+    """A part of a session's state beside its transcript entries; what changed is told by these."""
+
+    STATUS = "status"  # the agent's lifecycle and the turn
+    DETAILS = "details"  # agent name, title, usage, modes and config options
+    PLAN = "plan"
+    SIGN_IN = "sign-in"
+    SUGGESTIONS = "suggestions"
+    SESSIONS = "sessions"  # the other sessions, live and stored
+    COMMANDS = "commands"
+    PROTOCOL_LOG = "protocol-log"  # a message of this session crossed the wire
 
 
 class TurnState(StrEnum):
@@ -224,21 +229,21 @@ class SessionState:
             return self._tool_call(event)
         if isinstance(event, PlanEvent):
             self.plan = event.entries
-            return {PLAN}
+            return {Aspect.PLAN}
         if isinstance(event, CommandsEvent):
             self.commands = event.commands
-            return {COMMANDS}
+            return {Aspect.COMMANDS}
         if isinstance(event, ModeEvent):
             self.current_mode_id = event.current_mode_id
-            return {HEADER}
+            return {Aspect.DETAILS}
         if isinstance(event, ConfigOptionsEvent):
             self.config_options = event.options
-            return {HEADER}
+            return {Aspect.DETAILS}
         if isinstance(event, SessionInfoEvent):
             return self._session_info(event)
         if isinstance(event, UsageEvent):
             self.usage = event
-            return {HEADER}
+            return {Aspect.DETAILS}
         if isinstance(event, SuggestionsEvent):
             return set()  # validated against the negotiated capabilities first: see set_suggestions
         raise TypeError(f"unhandled event {type(event).__name__}")
@@ -268,7 +273,7 @@ class SessionState:
         if sidebar == self.sidebar:
             return set()
         self.sidebar = sidebar
-        return {SIDEBAR}
+        return {Aspect.SESSIONS}
 
     def set_suggestions(self, suggestions: tuple[Suggestion, ...]) -> set[str]:
         """Replace the list on offer (an empty tuple offers nothing)."""
@@ -276,7 +281,7 @@ class SessionState:
             return set()
         self.suggestions = suggestions
         self.suggestions_generation += 1
-        return {SUGGESTIONS}
+        return {Aspect.SUGGESTIONS}
 
     def add_notice(self, notice: Notice) -> set[str]:
         item = NoticeItem(notice=notice)
@@ -288,31 +293,31 @@ class SessionState:
         self.agent_status = status
         if status is AgentStatus.EXITED:
             self.turn = TurnState.IDLE
-        return {STATUS}
+        return {Aspect.STATUS}
 
     def set_turn(self, turn: TurnState) -> set[str]:
         self.turn = turn
         if turn is TurnState.IDLE:
             self._open_message = None
-        return {STATUS}
+        return {Aspect.STATUS}
 
     def set_auth_methods(self, methods: tuple[AuthMethod, ...]) -> set[str]:
         self.auth_methods = methods
-        return {AUTH}
+        return {Aspect.SIGN_IN}
 
     def set_modes(self, modes: tuple[Mode, ...], current_mode_id: str | None) -> set[str]:
         """The modes a session/new, load or resume result offers (none: the agent has no modes)."""
         self.available_modes = modes
         self.current_mode_id = current_mode_id
-        return {HEADER}
+        return {Aspect.DETAILS}
 
     def set_current_mode(self, mode_id: str) -> set[str]:
         self.current_mode_id = mode_id
-        return {HEADER}
+        return {Aspect.DETAILS}
 
     def set_config_options(self, options: tuple[ConfigOption, ...]) -> set[str]:
         self.config_options = options
-        return {HEADER}
+        return {Aspect.DETAILS}
 
     # --- internals --------------------------------------------------------------------------------------
 
@@ -338,7 +343,7 @@ class SessionState:
     def _session_info(self, event: SessionInfoEvent) -> set[str]:
         if "title" in event.model_fields_set:  # sent as null: the agent cleared it
             self.title = event.title
-        return {HEADER}
+        return {Aspect.DETAILS}
 
 
 def _different_message(item: MessageItem, chunk: MessageChunk) -> bool:

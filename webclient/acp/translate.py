@@ -1,7 +1,7 @@
 """The one boundary where ACP wire messages become our own models.
 
 `translate_update` takes the raw params of a `session/update` notification, before the SDK has seen
-them, validates known variants with the SDK's schema models and maps them to `webclient.models`. An
+them, validates known variants with the SDK's schema models and maps them to `webclient.acp.models`. An
 unknown or malformed update becomes a `Notice`; nothing here raises on agent input.
 """
 
@@ -14,8 +14,8 @@ from typing import Annotated, Any
 from acp import schema
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from webclient.controls import config_option_from_sdk
-from webclient.models import (
+from webclient.acp.controls import config_option_from_sdk
+from webclient.acp.models import (
     AudioPart,
     Command,
     CommandsEvent,

@@ -11,9 +11,10 @@ import asyncio
 import contextlib
 from collections.abc import Iterable
 
-from webclient import render
-from webclient.inspector_view import INSPECTOR, Cursor, InspectorFeed
-from webclient.session import AUTH, COMMANDS, HEADER, PLAN, SIDEBAR, STATUS, SUGGESTIONS, Item, SessionState
+from webclient.domain.state import Aspect, Item, SessionState
+from webclient.views import render
+from webclient.views.inspector import Cursor, InspectorFeed
+from webclient.views.regions import is_region
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
 MAX_QUEUED_FRAMES = 256
@@ -46,7 +47,7 @@ class Subscriber:
 class LiveHub:
     """Owns the dirty set and the flusher task for one session."""
 
-    def __init__(self, state: SessionState, interval: float) -> None:
+    def __init__(self, state: SessionState, interval: float, inspector: InspectorFeed | None = None) -> None:
         self.state = state
         self._interval = interval
         self._subscribers: set[Subscriber] = set()
@@ -54,7 +55,7 @@ class LiveHub:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.frames_sent = 0
-        self.inspector: InspectorFeed | None = None  # set by the runtime; None: no inspector
+        self.inspector = inspector  # None: no protocol inspector
 
     def start(self) -> None:
         if self._task is None:
@@ -110,11 +111,11 @@ class LiveHub:
         self._wake.clear()
         if not dirty or not self._subscribers:
             return
-        regions = "".join(render.region(self.state, key) for key in sorted(dirty) if key in _REGIONS)
+        regions = "".join(render.region(self.state, key) for key in sorted(dirty) if is_region(key))
         entries = [entry for entry in self.state.items if entry.id in dirty]
         replaced = {entry.id: render.item(self.state, entry, oob=True) for entry in entries}
         appended = {entry.id: render.item(self.state, entry) for entry in entries}
-        wire = self.inspector.batch() if self.inspector is not None and INSPECTOR in dirty else None
+        wire = self.inspector.batch() if self.inspector is not None and Aspect.PROTOCOL_LOG in dirty else None
         for sub in list(self._subscribers):
             frame = regions + self._entries_for(sub, entries, replaced, appended)
             if wire is not None and sub.watching_inspector:
@@ -148,6 +149,3 @@ class LiveHub:
             # Let more changes pile up: this is what turns many chunks into one frame.
             await asyncio.sleep(self._interval)
             self.flush()
-
-
-_REGIONS = frozenset({STATUS, HEADER, AUTH, PLAN, SUGGESTIONS, SIDEBAR, COMMANDS})

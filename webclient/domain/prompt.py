@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from webclient.models import ContentPart, TextPart
-from webclient.translate import translate_content
+from webclient.acp.models import ContentPart, TextPart
+from webclient.acp.translate import translate_content
 
 # ContentBlock type -> the agent's promptCapabilities field that allows it (None: always allowed).
 _CAPABILITY_FOR: Mapping[str, str | None] = {

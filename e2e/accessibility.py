@@ -1,0 +1,35 @@
+"""Accessibility scans with axe-core, injected into the page under test.
+
+axe-core is vendored for the tests only (`e2e/vendor/`, version in the file name); it is never served by
+the app. The script is evaluated through the DevTools protocol, which the page's CSP does not govern (an
+injected `<script>` tag would be blocked by it, as it should be).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1.min.js"
+BLOCKING = ("critical", "serious")
+
+
+def violations(page: Page, *, impacts: tuple[str, ...] = BLOCKING) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now, of the given impacts (critical and serious)."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(f"() => {{ {AXE.read_text()}\n }}")
+    result: dict[str, Any] = page.evaluate(
+        "async () => await window.axe.run(document, {resultTypes: ['violations']})"
+    )
+    return [v for v in result["violations"] if v.get("impact") in impacts]
+
+
+def describe(found: list[dict[str, Any]]) -> str:
+    """A readable summary for an assertion message: rule, impact and the first few offending nodes."""
+    lines = []
+    for v in found:
+        targets = ", ".join(str(n.get("target")) for n in v.get("nodes", [])[:3])
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']} at {targets}")
+    return "\n".join(lines)

@@ -1,0 +1,30 @@
+"""The one mapping from what changed in a session to the partials that show it.
+
+The domain says *what* changed (an `Aspect`, or a transcript entry's id); this module alone knows which
+page regions that touches. The full page, a new tab's snapshot and every live frame use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from webclient.domain.state import Aspect
+
+# Aspect -> the partials that render it, each with a stable id that an out-of-band swap replaces.
+# The protocol log is not here: the inspector renders it per tab (views/inspector.py).
+REGIONS: Mapping[Aspect, tuple[str, ...]] = {
+    Aspect.DETAILS: ("_header.html",),
+    # The status badge and the buttons that depend on it change together.
+    Aspect.STATUS: ("_status.html", "_composer_actions.html"),
+    Aspect.SIGN_IN: ("_auth.html",),
+    Aspect.PLAN: ("_plan.html",),
+    # The chip row and the composer's ghost text come from the same list and change together.
+    Aspect.SUGGESTIONS: ("_suggestions.html", "_ghost_text.html"),
+    Aspect.SESSIONS: ("_sidebar.html",),
+    Aspect.COMMANDS: ("_slash_menu.html",),
+}
+
+
+def is_region(key: str) -> bool:
+    """Whether a change key names a region (rather than a transcript entry or the protocol log)."""
+    return key in REGIONS
