@@ -1,6 +1,6 @@
 """How streaming costs the browser: WebSocket frames and bytes per agent chunk, with and without coalescing.
 
-Runs the real server path in-process (a real agent subprocess, the runtime, the live hub and one
+Runs the real server path in-process (a real agent subprocess, the session registry, the live hub and one
 subscribed tab) on an agent that streams 3000 chunks as fast as it can, twice: once with the default
 flush interval (100 ms) and once with interval 0, where the hub flushes on every event-loop turn: the
 baseline, measured in the same run. Prints figures and ratios; asserts nothing, since timings on a
@@ -26,7 +26,7 @@ from tests.live import scripted_agent  # noqa: E402
 from webclient.acp.models import AgentStatus, TextPart  # noqa: E402
 from webclient.domain.state import TurnState  # noqa: E402
 from webclient.settings import Settings  # noqa: E402
-from webclient.web.app import build_runtime  # noqa: E402
+from webclient.web.app import build_registry  # noqa: E402
 
 COALESCED = "coalesced (100 ms)"
 BASELINE = "baseline: flush every loop turn"
@@ -40,23 +40,24 @@ class Run:
 
 
 async def one_run(interval: float, workspace: Path) -> Run:
-    runtime = build_runtime(Settings(agent=scripted_agent("flood"), cwd=workspace, flush_interval=interval))
-    await runtime.start()
+    registry = build_registry(Settings(agent=scripted_agent("flood"), cwd=workspace, flush_interval=interval))
+    live = registry.most_recent()
+    await registry.start()
     try:
-        while runtime.state.agent_status is not AgentStatus.READY:
+        while live.state.agent_status is not AgentStatus.READY:
             await asyncio.sleep(0.01)
-        tab = runtime.hub.subscribe()
+        tab = live.hub.subscribe()
         tab.frames.get_nowait()  # the snapshot
         frames = 0
         size = 0
         complete = 0.0
         started = time.perf_counter()
-        assert runtime.submit_prompt([TextPart(text="go")]) is None
+        live.submit_prompt([TextPart(text="go")])
         while True:  # read until the turn is over and nothing more comes
             try:
                 frame = await asyncio.wait_for(tab.frames.get(), timeout=0.5)
             except TimeoutError:
-                if runtime.state.turn is TurnState.IDLE and complete:
+                if live.state.turn is TurnState.IDLE and complete:
                     break
                 continue
             if frame is None:
@@ -67,7 +68,7 @@ async def one_run(interval: float, workspace: Path) -> Run:
                 complete = time.perf_counter() - started
         return Run(complete, frames, size)
     finally:
-        await runtime.shutdown()
+        await registry.shutdown()
 
 
 async def main() -> None:

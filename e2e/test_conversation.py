@@ -12,7 +12,7 @@ from tests.live import LiveServer
 
 def open_app(page: Page, server: LiveServer) -> None:
     page.goto(server.url)
-    expect(page).to_have_url(re.compile(r"/$"))  # the token left the address bar
+    expect(page).to_have_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
 
 

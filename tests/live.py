@@ -51,9 +51,14 @@ class LiveServer:
     def port(self) -> int:
         return int(self.base.rsplit(":", 1)[1])
 
-    @property
-    def ws_url(self) -> str:
-        return self.base.replace("http://", "ws://") + "/ws"
+    def ws_url(self, local_id: str) -> str:
+        return self.base.replace("http://", "ws://") + f"/ws/{local_id}"
+
+    def most_recent_session(self, cookie: str) -> str:
+        """The local id of the session a plain visit opens (`/` redirects to its page)."""
+        response = httpx.get(self.base + "/", headers={"cookie": cookie}, follow_redirects=False)
+        assert response.status_code == 303, response.text
+        return response.headers["location"].rsplit("/", 1)[1]
 
     def cookie(self) -> str:
         """Exchange the token for the session cookie, as a browser's first visit does."""
@@ -147,8 +152,11 @@ class Tab:
         return await self.wait_for(lambda html: text in html, timeout)
 
 
-async def open_tab(server: LiveServer, cookie: str | None = None) -> Tab:
+async def open_tab(server: LiveServer, cookie: str | None = None, session: str | None = None) -> Tab:
+    """A tab on `session` (a local id; default: the most recent session, where a plain visit goes)."""
+    cookie = cookie or server.cookie()
+    local_id = session or server.most_recent_session(cookie)
     socket = await websockets.connect(
-        server.ws_url, additional_headers={"cookie": cookie or server.cookie(), "origin": server.base}
+        server.ws_url(local_id), additional_headers={"cookie": cookie, "origin": server.base}
     )
     return Tab(socket)

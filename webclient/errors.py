@@ -42,6 +42,14 @@ class AgentRequestError(AgentError):
         super().__init__(f"{method} failed: {message} (code {code})")
 
 
+class Refused(WebclientError):
+    """Something the user asked for cannot be done now; the message says why and is safe to show.
+
+    Raised anywhere below the web layer and caught in one place there, which shows it to the tab that
+    asked. Whatever raised it changed nothing.
+    """
+
+
 class RequestRefused(WebclientError):
     """We refuse a request the agent sent us; becomes a JSON-RPC error with this code and message."""
 

@@ -5,12 +5,23 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 from tests.live import AGENTS
+from webclient.acp.models import AgentStatus, ContentPart
+from webclient.acp.translate import Translation
+from webclient.acp.wire_log import WireLog
+from webclient.domain.changes import PendingChanges
+from webclient.domain.registry import SessionRegistry
+from webclient.domain.state import SessionState
+from webclient.domain.supervisor import AgentSupervisor
+from webclient.errors import Refused
+from webclient.settings import Settings
 
 # Elements without an end tag: they must not count towards nesting depth.
 _VOID = frozenset(
@@ -197,3 +208,89 @@ async def read_pids(path: Path, count: int, timeout: float = 10.0) -> list[int]:
 
     await eventually(ready, timeout, f"{count} pid(s) in {path}")
     return [int(p) for p in path.read_text().split()]
+
+
+class Harness:
+    """A started `SessionRegistry` with a real agent subprocess, and the session a test drives.
+
+    The methods mirror what a tab asks for; where the domain refuses (`Refused`), they return its
+    message instead, so a test can assert both outcomes. `wire` keeps every JSON-RPC message in wire
+    order, read off the same listener calls the protocol inspector gets.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.registry = SessionRegistry(settings, PendingChanges.factory, WireLog())
+        self.wire_log: list[tuple[str, dict[str, Any]]] = []
+        record = self.registry.on_wire
+
+        def on_wire(direction: str, message: dict[str, Any]) -> None:
+            self.wire_log.append((direction, message))
+            record(direction, message)
+
+        self.registry.on_wire = on_wire  # type: ignore[method-assign]
+        self.current = self.registry.most_recent()
+
+    @property
+    def state(self) -> SessionState:
+        return self.current.state
+
+    @property
+    def supervisor(self) -> AgentSupervisor:
+        return self.registry.supervisor
+
+    async def start(self) -> None:
+        await self.registry.start()
+
+    async def shutdown(self) -> None:
+        await self.registry.shutdown()
+
+    async def restart(self) -> None:
+        await self.registry.restart()
+
+    def on_update(self, translation: Translation) -> None:
+        self.registry.on_update(translation)
+
+    def submit_prompt(self, parts: list[ContentPart], **kwargs: Any) -> str | None:
+        return _refusal(lambda: self.current.submit_prompt(parts, **kwargs))
+
+    def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
+        return _refusal(lambda: self.current.send_suggestion(generation, index, auto_sent=auto_sent))
+
+    async def cancel(self) -> str | None:
+        try:
+            await self.current.cancel()
+        except Refused as exc:
+            return str(exc)
+        return None
+
+    async def load_session(self, session_id: str, *, resume: bool = False) -> str | None:
+        """Open a stored session; on success it becomes the session this harness drives."""
+        try:
+            self.current = await self.registry.open_stored(session_id, resume=resume)
+        except Refused as exc:
+            return str(exc)
+        return None
+
+
+def _refusal(action: Callable[[], object]) -> str | None:
+    try:
+        action()
+    except Refused as exc:
+        return str(exc)
+    return None
+
+
+@asynccontextmanager
+async def started(settings: Settings, ready_within: float = 30.0) -> AsyncIterator[Harness]:
+    """A started harness whose agent is ready (or exited: the test then sees why); shut down after."""
+    harness = Harness(settings)
+    await harness.start()
+    try:
+        await eventually(
+            lambda: harness.state.agent_status in (AgentStatus.READY, AgentStatus.EXITED),
+            ready_within,
+            "the agent to be ready",
+        )
+        yield harness
+    finally:
+        await harness.shutdown()

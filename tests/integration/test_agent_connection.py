@@ -14,7 +14,14 @@ import pytest
 from tests.integration.support import agent_argv, eventually, pid_alive, read_pids, reaped
 from webclient.acp.capabilities import initialize_params
 from webclient.acp.connection import AUTH_REQUIRED, AgentConnection
-from webclient.acp.models import MessageChunk, Notice, SessionInfoEvent, TextPart
+from webclient.acp.models import (
+    MessageChunk,
+    Notice,
+    PermissionOutcome,
+    PermissionRequest,
+    SessionInfoEvent,
+    TextPart,
+)
 from webclient.acp.process import AgentProcess
 from webclient.acp.translate import Translation
 from webclient.errors import AgentExitedError, AgentRequestError, AgentStartError, AgentTimeoutError
@@ -29,8 +36,8 @@ class Recorder:
         self.translations: list[Translation] = []
         self.notices: list[Notice] = []
         self.wire: list[tuple[str, dict[str, Any]]] = []
-        self.permission_requests: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = []
-        self.permission_outcome: dict[str, Any] = {"outcome": "selected", "optionId": "allow"}
+        self.permission_requests: list[PermissionRequest] = []
+        self.permission_outcome = PermissionOutcome(option_id="allow")
 
     def on_update(self, translation: Translation) -> None:
         self.translations.append(translation)
@@ -41,10 +48,8 @@ class Recorder:
     def on_wire(self, direction: str, message: dict[str, Any]) -> None:
         self.wire.append((direction, message))
 
-    async def request_permission(
-        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        self.permission_requests.append((session_id, tool_call, options))
+    async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
+        self.permission_requests.append(request)
         return self.permission_outcome
 
     @property
@@ -92,7 +97,7 @@ async def test_echo_agent_initializes_and_streams_its_answer_in_wire_order(conne
     assert (info.protocol_version, info.name, info.version) == (1, "scripted", "0")
     session = await agent.new_session(Path.cwd())
 
-    assert await agent.prompt(session["sessionId"], PROMPT) == "end_turn"
+    assert await agent.prompt(session.session_id, PROMPT) == "end_turn"
 
     assert recorder.agent_text == "You said: hello agent"
     assert [t.session_id for t in recorder.translations] == ["echo-1"] * 3
@@ -110,7 +115,7 @@ async def test_agent_crashing_mid_prompt_fails_the_prompt_with_its_exit_code_and
     session = await agent.new_session(Path.cwd())
 
     with pytest.raises(AgentExitedError) as raised:
-        await agent.prompt(session["sessionId"], PROMPT)
+        await agent.prompt(session.session_id, PROMPT)
 
     assert raised.value.exit_code == 3
     assert str(raised.value) == "agent exited with code 3"
@@ -121,7 +126,7 @@ async def test_agent_crashing_mid_prompt_fails_the_prompt_with_its_exit_code_and
     ]
     assert recorder.agent_text == "Let me look into that"  # what streamed before the crash was kept
     with pytest.raises(AgentExitedError):  # and later requests fail the same way instead of hanging
-        await agent.prompt(session["sessionId"], PROMPT)
+        await agent.prompt(session.session_id, PROMPT)
 
 
 async def test_each_line_that_is_not_a_json_rpc_object_becomes_a_notice_and_the_turn_completes(
@@ -131,7 +136,7 @@ async def test_each_line_that_is_not_a_json_rpc_object_becomes_a_notice_and_the_
     await agent.start()
     session = await agent.new_session(Path.cwd())
 
-    assert await agent.prompt(session["sessionId"], PROMPT) == "end_turn"
+    assert await agent.prompt(session.session_id, PROMPT) == "end_turn"
 
     assert recorder.agent_text == "first half, second half"
     assert [n.detail for n in recorder.notices] == [
@@ -195,7 +200,7 @@ async def test_session_new_needs_authenticate_with_one_of_the_offered_methods(co
 
     await agent.authenticate("browser-login")
     session = await agent.new_session(Path.cwd())
-    await agent.prompt(session["sessionId"], PROMPT)
+    await agent.prompt(session.session_id, PROMPT)
 
 
 async def test_updates_after_the_prompt_response_reach_the_listener(connect: Factory) -> None:
@@ -203,7 +208,7 @@ async def test_updates_after_the_prompt_response_reach_the_listener(connect: Fac
     await agent.start()
     session = await agent.new_session(Path.cwd())
 
-    assert await agent.prompt(session["sessionId"], PROMPT) == "end_turn"
+    assert await agent.prompt(session.session_id, PROMPT) == "end_turn"
     await eventually(lambda: "permission answer" in recorder.agent_text, what="the late updates")
 
     assert recorder.agent_text.startswith("a late chunk after the response")
@@ -215,13 +220,17 @@ async def test_agent_request_with_a_string_id_is_answered_with_that_same_id(conn
     agent, recorder = connect("late_updates")
     await agent.start()
     session = await agent.new_session(Path.cwd())
-    await agent.prompt(session["sessionId"], PROMPT)
+    await agent.prompt(session.session_id, PROMPT)
 
     await eventually(lambda: "permission answer" in recorder.agent_text, what="the agent's report")
 
-    [(session_id, tool_call, options)] = recorder.permission_requests
-    assert (session_id, tool_call["toolCallId"], tool_call["title"]) == ("late-1", "call-1", "rm -rf build")
-    assert [o["optionId"] for o in options] == ["allow", "deny"]
+    [request] = recorder.permission_requests
+    assert (request.session_id, request.tool_call.tool_call_id, request.title) == (
+        "late-1",
+        "call-1",
+        "rm -rf build",
+    )
+    assert [o.id for o in request.options] == ["allow", "deny"]
     [answer] = [m for d, m in recorder.wire if d == "out" and m.get("id") == "perm-abc"]
     assert answer["result"] == {"outcome": {"outcome": "selected", "optionId": "allow"}}
     assert "permission answer id=perm-abc same-id=yes outcome=selected option=allow" in recorder.agent_text
@@ -232,7 +241,7 @@ async def test_malformed_updates_become_notices_and_later_chunks_still_arrive(co
     await agent.start()
     session = await agent.new_session(Path.cwd())
 
-    assert await agent.prompt(session["sessionId"], PROMPT) == "end_turn"
+    assert await agent.prompt(session.session_id, PROMPT) == "end_turn"
 
     unknown, broken = recorder.update_notices
     assert unknown.text == "ignored an update of unknown type 'hologram_update'"
@@ -249,7 +258,7 @@ async def test_a_flood_of_chunks_arrives_complete_and_in_order(connect: Factory)
     await agent.start()
     session = await agent.new_session(Path.cwd())
 
-    assert await agent.prompt(session["sessionId"], PROMPT) == "end_turn"
+    assert await agent.prompt(session.session_id, PROMPT) == "end_turn"
 
     assert recorder.agent_text == "".join(f"{i} " for i in range(3000))
 
@@ -286,7 +295,7 @@ async def test_exit_is_seen_at_once_even_while_a_child_holds_the_agents_pipes_op
     await agent.start()
     session = await agent.new_session(Path.cwd())
     _, child_pid = await read_pids(pid_file, 2)
-    turn = asyncio.create_task(agent.prompt(session["sessionId"], PROMPT))
+    turn = asyncio.create_task(agent.prompt(session.session_id, PROMPT))
 
     assert await asyncio.wait_for(agent.wait_exit(), timeout=5) == 3
     assert agent.process.stderr_tail() == ["fatal: lost the model connection"]

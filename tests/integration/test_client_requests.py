@@ -10,19 +10,19 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import eventually
+from tests.integration.support import Harness, eventually
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.runtime import Runtime
 from webclient.domain.state import FileWriteItem, MessageItem, PermissionItem, PermissionState
+from webclient.errors import Refused
 from webclient.settings import Settings
 
 
 @asynccontextmanager
-async def running(workspace: Path, agent: str | None = None) -> AsyncIterator[Runtime]:
+async def running(workspace: Path, agent: str | None = None) -> AsyncIterator[Harness]:
     """A started runtime with `agent` (default: the scripted `asks_client`; "" is the demo agent)."""
     command = scripted_agent("asks_client") if agent is None else agent
-    runtime = Runtime(Settings(agent=command, cwd=workspace, flush_interval=0))
+    runtime = Harness(Settings(agent=command, cwd=workspace, flush_interval=0))
     await runtime.start()
     try:
         await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
@@ -31,16 +31,16 @@ async def running(workspace: Path, agent: str | None = None) -> AsyncIterator[Ru
         await runtime.shutdown()
 
 
-def answers(runtime: Runtime) -> list[dict[str, Any]]:
+def answers(runtime: Harness) -> list[dict[str, Any]]:
     texts = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent"]
     return [json.loads(t.removeprefix("ANSWER ")) for t in texts if t.startswith("ANSWER ")]
 
 
-def permission(runtime: Runtime) -> PermissionItem | None:
+def permission(runtime: Harness) -> PermissionItem | None:
     return next((i for i in runtime.state.items if isinstance(i, PermissionItem)), None)
 
 
-async def ask(runtime: Runtime, text: str) -> dict[str, Any]:
+async def ask(runtime: Harness, text: str) -> dict[str, Any]:
     before = len(answers(runtime))
     assert runtime.submit_prompt([TextPart(text=text)]) is None
     await eventually(lambda: len(answers(runtime)) > before, 20, f"the answer to {text!r}")
@@ -53,26 +53,29 @@ async def test_a_chosen_option_is_what_the_agent_receives_and_every_tab_sees_it(
         await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
         item = permission(runtime)
         assert item is not None and item.state is PermissionState.PENDING
-        assert [o["optionId"] for o in item.options] == ["allow", "deny"]
+        assert [o.id for o in item.options] == ["allow", "deny"]
 
-        assert runtime.current.answer_permission(item.id, "allow") is None
+        runtime.current.answer_permission(item.id, "allow")
         await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
         assert answers(runtime)[-1] == {"result": {"outcome": {"outcome": "selected", "optionId": "allow"}}}
         assert item.state is PermissionState.ANSWERED and item.chosen == "Run it"
         # A second answer to the same request approves nothing.
-        assert runtime.current.answer_permission(item.id, "deny") is not None
+        with pytest.raises(Refused, match="nothing was approved"):
+            runtime.current.answer_permission(item.id, "deny")
 
 
 async def test_unknown_requests_and_unknown_options_are_never_taken_as_approval(workspace: Path) -> None:
     async with running(workspace) as runtime:
-        assert runtime.current.answer_permission("perm-404", "allow") is not None
+        with pytest.raises(Refused, match="nothing was approved"):
+            runtime.current.answer_permission("perm-404", "allow")
         assert runtime.submit_prompt([TextPart(text="permission")]) is None
         await eventually(lambda: permission(runtime) is not None, 20, "the permission request")
         item = permission(runtime)
         assert item is not None
-        assert runtime.current.answer_permission(item.id, "allow_always") is not None
+        with pytest.raises(Refused, match="nothing was approved"):
+            runtime.current.answer_permission(item.id, "allow_always")
         assert item.state is PermissionState.PENDING
-        assert runtime.current.answer_permission(item.id, "deny") is None
+        runtime.current.answer_permission(item.id, "deny")
         await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
         assert answers(runtime)[-1]["result"]["outcome"] == {"outcome": "selected", "optionId": "deny"}
 
@@ -89,7 +92,8 @@ async def test_cancel_answers_a_pending_request_cancelled_and_a_late_answer_is_r
         await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
         assert answers(runtime)[-1]["result"]["outcome"] == {"outcome": "cancelled"}
         assert item.state is PermissionState.CANCELLED
-        assert runtime.current.answer_permission(item.id, "allow") is not None
+        with pytest.raises(Refused, match="nothing was approved"):
+            runtime.current.answer_permission(item.id, "allow")
 
 
 async def test_reads_inside_the_workspace_are_served_with_line_and_limit(workspace: Path) -> None:
@@ -152,8 +156,8 @@ async def test_demo_edit_writes_through_the_client_only_after_the_user_allows_it
         assert target.read_text() == before  # nothing is written before the answer
         item = permission(runtime)
         assert item is not None
-        allow = next(o["optionId"] for o in item.options if o["kind"] == "allow_once")
-        assert runtime.current.answer_permission(item.id, allow) is None
+        allow = next(o.id for o in item.options if o.kind == "allow_once")
+        runtime.current.answer_permission(item.id, allow)
         await eventually(lambda: bool(writes(runtime)), 20, "the write")
         assert writes(runtime)[0].path == str(target)
         assert target.read_text() != before and target.read_text().startswith(before)
@@ -174,12 +178,13 @@ async def test_demo_edit_cancelled_while_asking_writes_nothing_and_refuses_a_lat
         assert item is not None
         assert await runtime.cancel() is None
         await eventually(lambda: runtime.state.turn.value == "idle", 20, "the turn to end")
-        allow = next(o["optionId"] for o in item.options if o["kind"] == "allow_once")
-        assert runtime.current.answer_permission(item.id, allow) is not None
+        allow = next(o.id for o in item.options if o.kind == "allow_once")
+        with pytest.raises(Refused, match="nothing was approved"):
+            runtime.current.answer_permission(item.id, allow)
         assert item.state is PermissionState.CANCELLED
         assert target.read_text() == before
         assert not writes(runtime)
 
 
-def writes(runtime: Runtime) -> list[FileWriteItem]:
+def writes(runtime: Harness) -> list[FileWriteItem]:
     return [i for i in runtime.state.items if isinstance(i, FileWriteItem)]

@@ -58,7 +58,7 @@ async def test_crash_mid_answer_shows_exit_code_and_stderr_and_restart_brings_th
     assert "giving up after 3 retries" in notice
     assert page.agent_text == "Let me look into that"
     cookie = server.cookie()
-    response = httpx.get(server.base + "/", headers={"cookie": cookie})
+    response = httpx.get(server.base + "/s/s1", headers={"cookie": cookie})
     assert response.status_code == 200
     assert 'data-state="exited"' in response.text
     assert 'data-testid="restart"' in response.text

@@ -1,4 +1,4 @@
-"""Modes and config options end to end: a real Runtime in-process talking to the demo agent.
+"""Modes and config options end to end: a real session registry in-process talking to the demo agent.
 
 The session/new result offers the modes and options; the header's selectors send `session/set_mode` and
 `session/set_config_option` for what the agent offered only, and anything else is refused before it
@@ -13,6 +13,7 @@ import pytest
 
 from tests.integration.test_suggestions_flow import running, sent, turn
 from webclient.acp.controls import ConfigOption
+from webclient.errors import Refused
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +40,7 @@ async def test_session_new_result_offers_the_demo_modes_and_options(tmp_path: Pa
 
 async def test_set_mode_sends_session_set_mode_and_switches_the_header(tmp_path: Path) -> None:
     async with running(tmp_path) as runtime:
-        assert await runtime.current.set_mode("architect") is None
+        await runtime.current.set_mode("architect")
         assert sent(runtime, "session/set_mode") == [
             {"sessionId": runtime.state.session_id, "modeId": "architect"}
         ]
@@ -48,8 +49,8 @@ async def test_set_mode_sends_session_set_mode_and_switches_the_header(tmp_path:
 
 async def test_unknown_mode_is_refused_before_it_reaches_the_agent(tmp_path: Path) -> None:
     async with running(tmp_path) as runtime:
-        error = await runtime.current.set_mode("yolo")
-        assert error is not None and "does not offer a mode 'yolo'" in error
+        with pytest.raises(Refused, match="does not offer a mode 'yolo'"):
+            await runtime.current.set_mode("yolo")
         assert sent(runtime, "session/set_mode") == []
         assert runtime.state.current_mode_id == "ask"
 
@@ -62,7 +63,7 @@ async def test_mode_switched_by_the_agent_shows_through_current_mode_update(tmp_
 
 async def test_set_select_option_takes_the_full_list_from_the_answer(tmp_path: Path) -> None:
     async with running(tmp_path) as runtime:
-        assert await runtime.current.set_config_option("model", "thorough") is None
+        await runtime.current.set_config_option("model", "thorough")
         assert sent(runtime, "session/set_config_option") == [
             {"sessionId": runtime.state.session_id, "configId": "model", "value": "thorough"}
         ]
@@ -71,7 +72,7 @@ async def test_set_select_option_takes_the_full_list_from_the_answer(tmp_path: P
 
 async def test_set_boolean_option_sends_its_type(tmp_path: Path) -> None:
     async with running(tmp_path) as runtime:
-        assert await runtime.current.set_config_option("verbose", True) is None
+        await runtime.current.set_config_option("verbose", True)
         (params,) = sent(runtime, "session/set_config_option")
         assert params["type"] == "boolean" and params["value"] is True
         assert option(runtime.state.config_options, "verbose").current is True
@@ -85,7 +86,7 @@ async def test_option_or_value_not_offered_is_refused(
     tmp_path: Path, config_id: str, value: str | bool
 ) -> None:
     async with running(tmp_path) as runtime:
-        error = await runtime.current.set_config_option(config_id, value)
-        assert error is not None and "nothing was changed" in error
+        with pytest.raises(Refused, match="nothing was changed"):
+            await runtime.current.set_config_option(config_id, value)
         assert sent(runtime, "session/set_config_option") == []
         assert option(runtime.state.config_options, "model").current == "fast"

@@ -1,4 +1,4 @@
-"""Prompt suggestions end to end: a real Runtime in-process talking to real agent subprocesses.
+"""Prompt suggestions end to end: a real Harness in-process talking to real agent subprocesses.
 
 The demo agent is the reference Agent: these tests show it keeping every Agent rule (sends only when
 advertised, withdraws before anything else of a turn, nothing in replay) and the client keeping its rules
@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import eventually
+from tests.integration.support import Harness, eventually
 from tests.live import scripted_agent
 from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES
 from webclient.acp.models import AgentStatus, NoticeLevel, TextPart
-from webclient.domain.runtime import SUGGESTION_GRACE_SECONDS, Runtime
+from webclient.domain.live_session import SUGGESTION_GRACE_SECONDS
 from webclient.domain.state import MessageItem, NoticeItem
 from webclient.settings import Settings
 
@@ -35,9 +35,9 @@ def _demo_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @asynccontextmanager
-async def running(workspace: Path, agent: str = "", **overrides: Any) -> AsyncIterator[Runtime]:
+async def running(workspace: Path, agent: str = "", **overrides: Any) -> AsyncIterator[Harness]:
     settings = Settings(agent=agent, cwd=workspace, flush_interval=0, initialize_timeout=10, **overrides)
-    runtime = Runtime(settings)
+    runtime = Harness(settings)
     await runtime.start()
     try:
         await eventually(
@@ -49,33 +49,33 @@ async def running(workspace: Path, agent: str = "", **overrides: Any) -> AsyncIt
         await runtime.shutdown()
 
 
-async def turn(runtime: Runtime, text: str) -> None:
+async def turn(runtime: Harness, text: str) -> None:
     """Send a prompt and wait for the agent's response to it."""
     assert runtime.submit_prompt([TextPart(text=text)]) is None
     await finish_turn(runtime)
 
 
-async def finish_turn(runtime: Runtime) -> None:
+async def finish_turn(runtime: Harness) -> None:
     task = runtime.current._turn
     assert task is not None
     await eventually(task.done, 20, "the turn to end")
 
 
-def notices(runtime: Runtime, containing: str = "") -> list[str]:
+def notices(runtime: Harness, containing: str = "") -> list[str]:
     found = [i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem)]
     return [text for text in found if containing in text]
 
 
-def texts(runtime: Runtime) -> list[str]:
+def texts(runtime: Harness) -> list[str]:
     return [s.text for s in runtime.state.suggestions]
 
 
-def sent(runtime: Runtime, method: str) -> list[dict[str, Any]]:
+def sent(runtime: Harness, method: str) -> list[dict[str, Any]]:
     """Params of every message of `method` the client sent."""
     return [m["params"] for d, m in runtime.wire_log if d == "out" and m.get("method") == method]
 
 
-def received_updates(runtime: Runtime, kind: str | None = None) -> list[dict[str, Any]]:
+def received_updates(runtime: Harness, kind: str | None = None) -> list[dict[str, Any]]:
     """Every `session/update` body the agent sent (of one kind), in wire order."""
     found = []
     for direction, message in runtime.wire_log:
@@ -86,11 +86,11 @@ def received_updates(runtime: Runtime, kind: str | None = None) -> list[dict[str
     return found
 
 
-def messages(runtime: Runtime) -> list[tuple[str, str]]:
+def messages(runtime: Harness) -> list[tuple[str, str]]:
     return [(i.role, i.text) for i in runtime.state.items if isinstance(i, MessageItem)]
 
 
-def wire_after(runtime: Runtime, predicate: Callable[[str, dict[str, Any]], bool]) -> list[tuple[str, Any]]:
+def wire_after(runtime: Harness, predicate: Callable[[str, dict[str, Any]], bool]) -> list[tuple[str, Any]]:
     """The wire log from the last message matching `predicate` on."""
     log = list(runtime.wire_log)
     starts = [n for n, (d, m) in enumerate(log) if predicate(d, m)]
@@ -163,7 +163,7 @@ async def test_new_prompt_withdraws_before_anything_else_of_the_turn_and_clears_
         after = wire_after(runtime, is_prompt)
         updates = [m["params"]["update"] for d, m in after if d == "in" and "sessionUpdate" in str(m)]
         assert updates[0] == {"sessionUpdate": SUGGESTIONS_UPDATE, "suggestions": []}
-        assert runtime.ledger.turn_settled() == ()  # the agent kept the withdrawal rule
+        assert runtime.current.ledger.turn_settled() == ()  # the agent kept the withdrawal rule
         # rule 7: the client told the agent nothing about dropping the list
         assert [m.get("method") for d, m in after if d == "out"] == ["session/prompt"]
         await eventually(lambda: texts(runtime) == ["Count to 6", "What can you do?"], 10, "next prediction")
@@ -232,11 +232,11 @@ async def test_load_of_an_unknown_session_keeps_the_conversation(workspace: Path
         current = runtime.state.session_id
         before = messages(runtime)
 
-        assert await runtime.load_session("no-such-session") is not None
+        error = await runtime.load_session("no-such-session")
 
+        assert error is not None and "could not open session" in error  # told to the tab that asked
         assert runtime.state.session_id == current
         assert messages(runtime) == before
-        assert notices(runtime, "could not open session")
         await turn(runtime, "count to 2")
 
 

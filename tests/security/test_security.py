@@ -82,7 +82,7 @@ def test_the_right_token_redirects_to_the_clean_url_with_a_strict_httponly_cooki
 def test_the_page_with_the_cookie_is_served_with_a_strict_csp_and_no_referrer(
     server: LiveServer, cookie: str
 ) -> None:
-    response = httpx.get(server.base + "/", headers={"cookie": cookie})
+    response = httpx.get(server.base + "/s/s1", headers={"cookie": cookie})
 
     assert response.status_code == 200
     assert 'data-testid="composer"' in response.text
@@ -120,7 +120,7 @@ async def _connect(server: LiveServer, headers: dict[str, str], host: str | None
 
     With `host`, the request names that host (as a DNS-rebinding page would) but still goes to our port.
     """
-    url = server.ws_url if host is None else f"ws://{host}:{server.port}/ws"
+    url = server.ws_url("s1") if host is None else f"ws://{host}:{server.port}/ws/s1"
     try:
         socket = await websockets.connect(url, additional_headers=headers, host="127.0.0.1", port=server.port)
     except InvalidStatus as exc:
@@ -177,7 +177,7 @@ async def test_no_http_request_can_set_the_agent_command(
     for method in ("POST", "PUT"):
         response = httpx.request(method, server.base + "/agent", headers=headers, json={"agent": evil})
         assert response.status_code == 404
-    assert httpx.get(server.base + "/", params={"agent": evil}, headers={"cookie": cookie}).status_code == 200
+    assert httpx.get(server.base + "/", params={"agent": evil}, headers={"cookie": cookie}).status_code == 303
     tab = await open_tab(server, cookie)
     await tab.wait_for(status_is("ready"))
     await tab.send(action="set_agent", agent=evil)
@@ -187,7 +187,9 @@ async def test_no_http_request_can_set_the_agent_command(
     await tab.send(action="prompt", text="who are you")
     await tab.wait_for(turn_finished("who are you"))
     assert "You said: who are you" in Page.parse(tab.html).agent_text
-    assert 'class="agent-name">scripted 0<' in httpx.get(server.base + "/", headers={"cookie": cookie}).text
+    assert (
+        'class="agent-name">scripted 0<' in httpx.get(server.base + "/s/s1", headers={"cookie": cookie}).text
+    )
     assert not marker.exists()
 
 

@@ -6,35 +6,37 @@ import json
 
 import pytest
 
-from webclient.acp.models import ImagePart, ResourceLinkPart, TextPart
+from webclient.acp.models import ImagePart, PromptCapabilities, ResourceLinkPart, TextPart
 from webclient.domain.prompt import MAX_ATTACHMENTS, PromptRejected, compose
 from webclient.web.actions import EditSuggestionAction, PromptAction, parse_action
+
+NONE = PromptCapabilities()  # an agent that accepts only text and resource links
 
 LINK = {"type": "resource_link", "name": "cart.py", "uri": "file:///w/cart.py", "_meta": {"x": 1}}
 PNG = {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}
 
 
 def test_text_then_attachments_in_order_with_each_block_sent_exactly_as_given() -> None:
-    composed = compose("Explain", [json.dumps(LINK)], {})
+    composed = compose("Explain", [json.dumps(LINK)], NONE)
     assert composed.wire == [{"type": "text", "text": "Explain"}, LINK]
     assert composed.parts[0] == TextPart(text="Explain")
     assert isinstance(composed.parts[1], ResourceLinkPart) and composed.parts[1].name == "cart.py"
 
 
 def test_attachments_alone_make_a_prompt_and_blank_text_is_left_out() -> None:
-    composed = compose("   ", [json.dumps(LINK)], {})
+    composed = compose("   ", [json.dumps(LINK)], NONE)
     assert composed.wire == [LINK]
 
 
 def test_nothing_at_all_is_rejected() -> None:
     with pytest.raises(PromptRejected, match="empty prompt"):
-        compose(" \n", [], {})
+        compose(" \n", [], NONE)
 
 
 def test_an_image_needs_the_agents_image_capability() -> None:
     with pytest.raises(PromptRejected, match="does not accept image"):
-        compose("look", [json.dumps(PNG)], {"image": False})
-    composed = compose("look", [json.dumps(PNG)], {"image": True})
+        compose("look", [json.dumps(PNG)], NONE)
+    composed = compose("look", [json.dumps(PNG)], PromptCapabilities(image=True))
     assert isinstance(composed.parts[1], ImagePart)
 
 
@@ -49,7 +51,7 @@ def test_an_image_needs_the_agents_image_capability() -> None:
 )
 def test_a_bad_attachment_rejects_the_whole_prompt(raw: str, reason: str) -> None:
     with pytest.raises(PromptRejected, match=reason):
-        compose("hi", [raw], {})
+        compose("hi", [raw], NONE)
 
 
 def test_too_many_attachments_are_refused() -> None:

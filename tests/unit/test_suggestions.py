@@ -1,9 +1,8 @@
 """Prompt suggestions, Client side: one test per Client rule of protocol notes section 1, plus the details.
 
 The pure parts (`webclient.domain.suggestions`, `webclient.acp.capabilities`, `SessionState`) are
-tested directly; the
-rules that live in the wiring (per-session updates, sending a chosen suggestion) drive a `Runtime` that was
-never started, with a fake agent connection that records what would go out.
+tested directly; the rules that live in the wiring (per-session updates, sending a chosen suggestion)
+drive a `SessionRegistry` that was never started, with a fake agent connection that records what would go out.
 """
 
 from __future__ import annotations
@@ -16,12 +15,22 @@ from typing import Any
 import pytest
 
 from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, client_capabilities, initialize_params
-from webclient.acp.models import AgentStatus, NoticeLevel, ResourceLinkPart, TextPart
+from webclient.acp.connection import agent_capabilities
+from webclient.acp.models import (
+    AgentCapabilities,
+    AgentInfo,
+    AgentStatus,
+    NoticeLevel,
+    PromptCapabilities,
+    ResourceLinkPart,
+    TextPart,
+)
 from webclient.acp.translate import translate_update
-from webclient.domain.changes import pending_changes
+from webclient.acp.wire_log import WireLog
+from webclient.domain.changes import PendingChanges
 from webclient.domain.files import FileAccess
 from webclient.domain.live_session import LiveSession
-from webclient.domain.runtime import Runtime
+from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import Aspect, NoticeItem, SessionState
 from webclient.domain.suggestions import (
     BASELINE_TYPES,
@@ -33,6 +42,7 @@ from webclient.domain.suggestions import (
     parse_legacy,
     parse_update,
 )
+from webclient.errors import Refused
 from webclient.settings import Settings
 
 EVERY_TYPE = BASELINE_TYPES | {"image", "audio", "resource"}
@@ -102,11 +112,11 @@ def test_rule1_jetbrains_air_switch_declares_the_legacy_marker_object() -> None:
 
 
 async def test_rule1_receiving_and_offering_suggestions_sends_nothing_to_the_agent(tmp_path: Path) -> None:
-    runtime, agent = ready_runtime(tmp_path)
+    registry, live, agent = ready_session(tmp_path)
 
-    runtime.on_update(translate_update(params("s1", update(sug(text("Run the tests"))))))
+    registry.on_update(translate_update(params("s1", update(sug(text("Run the tests"))))))
 
-    assert texts(runtime.state.suggestions) == ["Run the tests"]
+    assert texts(live.state.suggestions) == ["Run the tests"]
     await asyncio.sleep(0)
     assert agent.prompts == []
 
@@ -268,34 +278,34 @@ def test_rule4_suggestions_that_is_not_a_list_is_rejected(value: Any, described:
 
 
 def test_rule4_runtime_shows_a_visible_warning_and_the_session_goes_on(tmp_path: Path) -> None:
-    runtime, _ = ready_runtime(tmp_path)
-    runtime.on_update(translate_update(params("s1", update(sug(text("keep me"))))))
+    registry, live, _ = ready_session(tmp_path)
+    registry.on_update(translate_update(params("s1", update(sug(text("keep me"))))))
 
-    runtime.on_update(
+    registry.on_update(
         translate_update(params("s1", {"sessionUpdate": "prompt_suggestions_update", "suggestions": None}))
     )
-    runtime.on_update(translate_update(params("s1", update(sug(text("next"))))))
+    registry.on_update(translate_update(params("s1", update(sug(text("next"))))))
 
-    warnings = notices(runtime, NoticeLevel.WARNING)
+    warnings = notices(live, NoticeLevel.WARNING)
     assert len(warnings) == 1 and "null, not a list" in warnings[0]
-    assert texts(runtime.state.suggestions) == ["next"]
+    assert texts(live.state.suggestions) == ["next"]
 
 
 # --- rule 5: updates for one session never touch another's list -----------------------------------------
 
 
 def test_rule5_update_for_another_session_leaves_the_list_alone(tmp_path: Path) -> None:
-    runtime, _ = ready_runtime(tmp_path)
-    runtime.on_update(translate_update(params("s1", update(sug(text("mine"))))))
-    generation = runtime.state.suggestions_generation
+    registry, live, _ = ready_session(tmp_path)
+    registry.on_update(translate_update(params("s1", update(sug(text("mine"))))))
+    generation = live.state.suggestions_generation
 
-    runtime.on_update(translate_update(params("other", update(sug(text("theirs"))))))
-    runtime.on_update(translate_update(params("other", update())))
+    registry.on_update(translate_update(params("other", update(sug(text("theirs"))))))
+    registry.on_update(translate_update(params("other", update())))
 
-    assert texts(runtime.state.suggestions) == ["mine"]
-    assert runtime.state.suggestions_generation == generation
-    assert all("unknown session 'other'" in n for n in notices(runtime, NoticeLevel.WARNING))
-    assert len(notices(runtime, NoticeLevel.WARNING)) == 2
+    assert texts(live.state.suggestions) == ["mine"]
+    assert live.state.suggestions_generation == generation
+    assert all("unknown session 'other'" in n for n in notices(live, NoticeLevel.WARNING))
+    assert len(notices(live, NoticeLevel.WARNING)) == 2
 
 
 def test_rule5_ledgers_are_independent() -> None:
@@ -331,27 +341,28 @@ def test_rule6_wire_blocks_are_kept_deep_equal() -> None:
 
 
 async def test_rule6_selected_suggestion_is_sent_as_session_prompt_unchanged(tmp_path: Path) -> None:
-    runtime, agent = ready_runtime(tmp_path)
+    registry, live, agent = ready_session(tmp_path)
     blocks = [text("Explain "), {**link("parser.py"), "size": 12, "_meta": {"k": "v"}}]
-    runtime.on_update(translate_update(params("s1", update(sug(text("other")), {"prompt": blocks}))))
+    registry.on_update(translate_update(params("s1", update(sug(text("other")), {"prompt": blocks}))))
 
-    error = runtime.send_suggestion(runtime.state.suggestions_generation, 1)
+    live.send_suggestion(live.state.suggestions_generation, 1)
 
-    assert error is None
     await wait_until(lambda: agent.prompts)
     assert agent.prompts == [("s1", copy.deepcopy(blocks))]
-    user = [i for i in runtime.state.items if getattr(i, "role", None) == "user"]
+    user = [i for i in live.state.items if getattr(i, "role", None) == "user"]
     assert len(user) == 1 and [p.kind for p in user[0].parts] == ["text", "resource_link"]
 
 
 async def test_rule6_choice_on_a_replaced_list_is_refused_and_nothing_is_sent(tmp_path: Path) -> None:
-    runtime, agent = ready_runtime(tmp_path)
-    runtime.on_update(translate_update(params("s1", update(sug(text("old"))))))
-    stale = runtime.state.suggestions_generation
-    runtime.on_update(translate_update(params("s1", update(sug(text("new"))))))
+    registry, live, agent = ready_session(tmp_path)
+    registry.on_update(translate_update(params("s1", update(sug(text("old"))))))
+    stale = live.state.suggestions_generation
+    registry.on_update(translate_update(params("s1", update(sug(text("new"))))))
 
-    assert runtime.send_suggestion(stale, 0) is not None
-    assert runtime.send_suggestion(runtime.state.suggestions_generation, 5) is not None
+    with pytest.raises(Refused, match="replaced"):
+        live.send_suggestion(stale, 0)
+    with pytest.raises(Refused, match="no such suggestion"):
+        live.send_suggestion(live.state.suggestions_generation, 5)
     await asyncio.sleep(0)
     assert agent.prompts == []
 
@@ -360,12 +371,12 @@ async def test_rule6_choice_on_a_replaced_list_is_refused_and_nothing_is_sent(tm
 
 
 async def test_rule7_sending_a_prompt_stops_offering_and_tells_the_agent_nothing_else(tmp_path: Path) -> None:
-    runtime, agent = ready_runtime(tmp_path)
-    runtime.on_update(translate_update(params("s1", update(sug(text("A"))))))
+    registry, live, agent = ready_session(tmp_path)
+    registry.on_update(translate_update(params("s1", update(sug(text("A"))))))
 
-    assert runtime.submit_prompt([TextPart(text="something else")]) is None
+    live.submit_prompt([TextPart(text="something else")])
 
-    assert runtime.state.suggestions == ()
+    assert live.state.suggestions == ()
     await wait_until(lambda: agent.prompts)
     assert agent.prompts == [("s1", [text("something else")])]
     assert agent.other_calls == []
@@ -394,7 +405,7 @@ def test_rule8_suggestions_are_not_part_of_the_transcript() -> None:
 def test_rule8_loaded_session_starts_with_an_empty_list(tmp_path: Path) -> None:
     live = LiveSession(
         "s1",
-        pending_changes,
+        PendingChanges.factory,
         SuggestionPolicy(advertised=True, allowed=BASELINE_TYPES),
         FileAccess([tmp_path]),
     )
@@ -472,25 +483,25 @@ def test_rule9_every_non_text_block_is_identified() -> None:
 def test_content_types_are_allowed_only_when_both_sides_advertise_them(
     ours: dict[str, Any] | None, theirs: dict[str, Any], expected: frozenset[str]
 ) -> None:
-    assert allowed_types(ours, theirs) == expected
+    # The agent's side as the protocol layer translates its promptCapabilities.
+    agent_prompt = agent_capabilities({"promptCapabilities": theirs}).prompt
+    assert allowed_types(ours, agent_prompt) == expected
 
 
-def test_runtime_negotiates_the_types_it_advertises_with_the_agents_prompt_capabilities(
+def test_the_supervisor_negotiates_the_types_it_advertises_with_the_agents_prompt_capabilities(
     tmp_path: Path,
 ) -> None:
-    from webclient.acp.connection import AgentInfo
+    prompt = PromptCapabilities(image=True, audio=True, embedded_context=True)
+    info = AgentInfo(protocol_version=1, name="a", capabilities=AgentCapabilities(prompt=prompt))
+    on = SessionRegistry(Settings(cwd=tmp_path, flush_interval=0), PendingChanges.factory, WireLog())
+    on.supervisor._negotiate(info)
+    assert on.supervisor.policy.advertised
+    assert on.supervisor.policy.allowed == allowed_types(SUGGESTION_CONTENT_TYPES, prompt)
 
-    runtime = Runtime(Settings(cwd=tmp_path, flush_interval=0))
-    caps = {"promptCapabilities": {"image": True, "audio": True, "embeddedContext": True}}
-    runtime._negotiate_suggestions(AgentInfo(1, "a", None, None, capabilities=caps))
-    assert runtime.ledger.policy.advertised
-    assert runtime.ledger.policy.allowed == allowed_types(
-        SUGGESTION_CONTENT_TYPES, caps["promptCapabilities"]
-    )
-
-    off = Runtime(Settings(cwd=tmp_path, flush_interval=0, prompt_suggestions=False))
-    off._negotiate_suggestions(AgentInfo(1, "a", None, None, capabilities=caps))
-    assert not off.ledger.policy.advertised
+    settings = Settings(cwd=tmp_path, flush_interval=0, prompt_suggestions=False)
+    off = SessionRegistry(settings, PendingChanges.factory, WireLog())
+    off.supervisor._negotiate(info)
+    assert not off.supervisor.policy.advertised
 
 
 def test_embedded_resource_needs_embedded_context_on_both_sides() -> None:
@@ -584,17 +595,17 @@ def test_legacy_without_the_key_changes_nothing() -> None:
 
 
 def test_legacy_through_session_info_update_in_the_runtime(tmp_path: Path) -> None:
-    runtime, _ = ready_runtime(tmp_path)
+    registry, live, _ = ready_session(tmp_path)
     info = {
         "sessionUpdate": "session_info_update",
         "title": "T",
         "_meta": {"promptSuggestions": {"suggestions": [{"text": "run the tests"}]}},
     }
 
-    runtime.on_update(translate_update(params("s1", info)))
+    registry.on_update(translate_update(params("s1", info)))
 
-    assert texts(runtime.state.suggestions) == ["run the tests"]
-    assert runtime.state.title == "T"
+    assert texts(live.state.suggestions) == ["run the tests"]
+    assert live.state.title == "T"
 
 
 # --- the ledger: Agent rules a client can observe -------------------------------------------------------
@@ -693,25 +704,26 @@ class FakeAgent:
         return other
 
 
-def ready_runtime(tmp_path: Path) -> tuple[Runtime, FakeAgent]:
-    """A Runtime that was never started, as if initialize and session/new had completed for "s1"."""
-    runtime = Runtime(Settings(cwd=tmp_path, flush_interval=0))
+def ready_session(
+    tmp_path: Path,
+) -> tuple[SessionRegistry[PendingChanges], LiveSession[PendingChanges], FakeAgent]:
+    """A registry that was never started, its session as if initialize and session/new had made "s1"."""
+    registry = SessionRegistry(Settings(cwd=tmp_path, flush_interval=0), PendingChanges.factory, WireLog())
+    live = registry.most_recent()
     agent = FakeAgent()
-    runtime.current.agent = agent  # type: ignore[assignment]
-    runtime.state.session_id = "s1"
-    runtime.state.agent_status = AgentStatus.READY
-    runtime.ledger = ledger()
-    return runtime, agent
+    live.agent = agent  # type: ignore[assignment]
+    live.state.session_id = "s1"
+    live.state.agent_status = AgentStatus.READY
+    live.ledger = ledger()
+    return registry, live, agent
 
 
 def params(session_id: str, body: dict[str, Any]) -> dict[str, Any]:
     return {"sessionId": session_id, "update": body}
 
 
-def notices(runtime: Runtime, level: NoticeLevel) -> list[str]:
-    return [
-        i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem) and i.notice.level is level
-    ]
+def notices(live: LiveSession[PendingChanges], level: NoticeLevel) -> list[str]:
+    return [i.notice.text for i in live.state.items if isinstance(i, NoticeItem) and i.notice.level is level]
 
 
 async def wait_until(predicate: Any, timeout: float = 5.0) -> None:

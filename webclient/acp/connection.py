@@ -1,17 +1,17 @@
 """One ACP connection to one agent subprocess, through the official SDK's JSON-RPC `Connection`.
 
-We send `initialize` ourselves (the SDK's models cannot carry `promptSuggestions`), intercept
-`session/update` before the SDK validates it (its closed union would drop unknown variants), translate
-it into our models, and let the SDK's client router serve every other agent request. This layer knows
-nothing of HTML or the browser; it reports to an `AgentListener`.
+This is the only code that knows ACP method names and camelCase. Every call we make is a typed method
+whose result is one of our models; every request the agent makes of us reaches the `AgentListener` as
+our models too. We send `initialize` ourselves (the SDK's models cannot carry `promptSuggestions`),
+intercept `session/update` before the SDK validates it (its closed union would drop unknown variants),
+and let the SDK's client router serve the agent's other requests. Nothing here knows HTML or the browser.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -19,9 +19,22 @@ from acp.client.router import build_client_router
 from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 
-from webclient.acp.models import AuthMethod, Notice, NoticeLevel
+from webclient.acp.controls import ConfigOption, config_options_from_wire, modes_from_wire
+from webclient.acp.models import (
+    AgentCapabilities,
+    AgentInfo,
+    AuthMethod,
+    Notice,
+    NoticeLevel,
+    OpenedSession,
+    PermissionOption,
+    PermissionOutcome,
+    PermissionRequest,
+    PromptCapabilities,
+    StoredSessionInfo,
+)
 from webclient.acp.process import AgentProcess
-from webclient.acp.translate import Translation, translate_update
+from webclient.acp.translate import Translation, tool_call_event, translate_update
 from webclient.errors import AgentExitedError, AgentRequestError, AgentTimeoutError, RequestRefused
 
 AUTH_REQUIRED = -32000
@@ -36,34 +49,11 @@ class AgentListener(Protocol):
 
     def on_wire(self, direction: str, message: dict[str, Any]) -> None: ...
 
-    async def request_permission(
-        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
-    ) -> dict[str, Any]: ...
+    async def request_permission(self, request: PermissionRequest) -> PermissionOutcome: ...
 
     def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str: ...
 
     def write_text_file(self, session_id: str, path: str, content: str) -> None: ...
-
-
-@dataclass
-class AgentInfo:
-    """What the agent said about itself in its `initialize` response."""
-
-    protocol_version: int
-    name: str
-    title: str | None
-    version: str | None
-    capabilities: dict[str, Any] = field(default_factory=dict)
-    auth_methods: tuple[AuthMethod, ...] = ()
-
-    @property
-    def display_name(self) -> str:
-        return self.title or self.name
-
-    @property
-    def prompt_capabilities(self) -> dict[str, Any]:
-        value = self.capabilities.get("promptCapabilities")
-        return value if isinstance(value, dict) else {}
 
 
 class AgentConnection:
@@ -81,6 +71,7 @@ class AgentConnection:
         self._initialize_params = initialize_params
         self._initialize_timeout = initialize_timeout
         self._conn: Connection | None = None
+        self._router: Any = None
         self.info: AgentInfo | None = None
 
     async def start(self) -> AgentInfo:
@@ -91,6 +82,7 @@ class AgentConnection:
         proc = self.process.process
         assert proc.stdout is not None and proc.stdin is not None
         transport = NdjsonTransport(proc.stdout, proc.stdin, self._on_garbage)
+        self._router = build_client_router(_ClientRequests(self._listener))  # type: ignore[arg-type]
         self._conn = Connection(
             self._handle,
             transport,
@@ -98,7 +90,7 @@ class AgentConnection:
         )
         try:
             result = await asyncio.wait_for(
-                self.request("initialize", self._initialize_params), timeout=self._initialize_timeout
+                self._request("initialize", self._initialize_params), timeout=self._initialize_timeout
             )
         except TimeoutError:
             raise AgentTimeoutError(
@@ -107,42 +99,61 @@ class AgentConnection:
         self.info = _agent_info(result)
         return self.info
 
-    async def request(self, method: str, params: dict[str, Any]) -> Any:
-        """Send one request; map JSON-RPC errors and a dead agent to our exceptions."""
-        if self._conn is None:
-            raise RuntimeError("agent connection not started")
-        try:
-            return await self._conn.send_request(method, params)
-        except RequestError as exc:
-            raise AgentRequestError(method, exc.code, str(exc), exc.data) from exc
-        except ConnectionError:
-            raise await self._exited_error() from None
-
-    async def notify(self, method: str, params: dict[str, Any]) -> None:
-        if self._conn is None:
-            raise RuntimeError("agent connection not started")
-        try:
-            await self._conn.send_notification(method, params)
-        except (ConnectionError, OSError):
-            raise await self._exited_error() from None
-
-    async def new_session(self, cwd: Path) -> dict[str, Any]:
-        result = await self.request("session/new", {"cwd": str(cwd), "mcpServers": []})
-        if not isinstance(result, dict) or not isinstance(result.get("sessionId"), str):
-            raise AgentRequestError("session/new", -32603, "the agent's answer has no sessionId")
-        return result
+    # --- what we ask of the agent -----------------------------------------------------------------------
 
     async def authenticate(self, method_id: str) -> None:
-        await self.request("authenticate", {"methodId": method_id})
+        await self._request("authenticate", {"methodId": method_id})
 
-    async def prompt(self, session_id: str, prompt: Sequence[dict[str, Any]]) -> str:
-        """Send `session/prompt`; return the stop reason when the turn ends."""
-        result = await self.request("session/prompt", {"sessionId": session_id, "prompt": list(prompt)})
+    async def new_session(self, cwd: Path) -> OpenedSession:
+        result = await self._request("session/new", {"cwd": str(cwd), "mcpServers": []})
+        session_id = result.get("sessionId") if isinstance(result, dict) else None
+        if not isinstance(session_id, str):
+            raise AgentRequestError("session/new", -32603, "the agent's answer has no sessionId")
+        return opened_session(session_id, result)
+
+    async def load_session(self, session_id: str, cwd: Path) -> OpenedSession:
+        """`session/load`: the agent replays the session's history as updates before it answers."""
+        params = {"sessionId": session_id, "cwd": str(cwd), "mcpServers": []}
+        return opened_session(session_id, await self._request("session/load", params))
+
+    async def resume_session(self, session_id: str, cwd: Path) -> OpenedSession:
+        """`session/resume`: reconnect to a stored session without a replay."""
+        params = {"sessionId": session_id, "cwd": str(cwd), "mcpServers": []}
+        return opened_session(session_id, await self._request("session/resume", params))
+
+    async def list_sessions(self, cwd: Path) -> tuple[StoredSessionInfo, ...]:
+        """`session/list`: the sessions the agent keeps for `cwd`; malformed entries are left out."""
+        result = await self._request("session/list", {"cwd": str(cwd)})
+        entries = result.get("sessions") if isinstance(result, dict) else None
+        return tuple(info for raw in entries or () if (info := _stored_session(raw)) is not None)
+
+    async def close_session(self, session_id: str) -> None:
+        await self._request("session/close", {"sessionId": session_id})
+
+    async def prompt(self, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> str:
+        """Send `session/prompt` with these content blocks as they are; return the stop reason."""
+        params = {"sessionId": session_id, "prompt": [dict(block) for block in blocks]}
+        result = await self._request("session/prompt", params)
         reason = result.get("stopReason") if isinstance(result, dict) else None
         return reason if isinstance(reason, str) else "end_turn"
 
     async def cancel(self, session_id: str) -> None:
-        await self.notify("session/cancel", {"sessionId": session_id})
+        await self._notify("session/cancel", {"sessionId": session_id})
+
+    async def set_mode(self, session_id: str, mode_id: str) -> None:
+        await self._request("session/set_mode", {"sessionId": session_id, "modeId": mode_id})
+
+    async def set_config_option(
+        self, session_id: str, config_id: str, value: str | bool
+    ) -> tuple[ConfigOption, ...] | None:
+        """`session/set_config_option`; the options as the agent now has them, when its answer lists them."""
+        params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}
+        if isinstance(value, bool):
+            params["type"] = "boolean"
+        result = await self._request("session/set_config_option", params)
+        if isinstance(result, dict) and isinstance(result.get("configOptions"), list):
+            return config_options_from_wire(result["configOptions"])
+        return None
 
     async def wait_exit(self) -> int:
         return await self.process.wait()
@@ -154,7 +165,26 @@ class AgentConnection:
             with contextlib.suppress(Exception):
                 await self._conn.close()
 
-    # --- incoming --------------------------------------------------------------------------------------
+    # --- the wire ---------------------------------------------------------------------------------------
+
+    async def _request(self, method: str, params: dict[str, Any]) -> Any:
+        """Send one request; map JSON-RPC errors and a dead agent to our exceptions."""
+        if self._conn is None:
+            raise RuntimeError("agent connection not started")
+        try:
+            return await self._conn.send_request(method, params)
+        except RequestError as exc:
+            raise AgentRequestError(method, exc.code, str(exc), exc.data) from exc
+        except ConnectionError:
+            raise await self._exited_error() from None
+
+    async def _notify(self, method: str, params: dict[str, Any]) -> None:
+        if self._conn is None:
+            raise RuntimeError("agent connection not started")
+        try:
+            await self._conn.send_notification(method, params)
+        except (ConnectionError, OSError):
+            raise await self._exited_error() from None
 
     def _observe(self, event: StreamEvent) -> None:
         # Observers run synchronously in the receive loop, so updates reach the listener in wire order;
@@ -169,14 +199,6 @@ class AgentConnection:
         if method == "session/update" and is_notification:
             return None  # already translated in _observe
         return await self._router(method, params, is_notification)
-
-    @property
-    def _router(self) -> Any:
-        router = getattr(self, "_cached_router", None)
-        if router is None:
-            router = build_client_router(_ClientRequests(self._listener))  # type: ignore[arg-type]
-            self._cached_router = router
-        return router
 
     def _on_garbage(self, line: str) -> None:
         preview = line if len(line) <= 200 else line[:200] + "…"
@@ -202,12 +224,16 @@ class _ClientRequests:
     async def request_permission(self, options: Any, session_id: str, tool_call: Any, **_: Any) -> Any:
         from acp.schema import RequestPermissionResponse
 
-        outcome = await self._listener.request_permission(
-            session_id,
-            tool_call.model_dump(mode="json", by_alias=True, exclude_none=True),
-            [o.model_dump(mode="json", by_alias=True, exclude_none=True) for o in options],
+        request = PermissionRequest(
+            session_id=session_id,
+            tool_call=tool_call_event(tool_call, is_update=True),
+            options=tuple(PermissionOption(id=o.option_id, name=o.name, kind=o.kind) for o in options),
         )
-        return RequestPermissionResponse.model_validate({"outcome": outcome})
+        outcome = await self._listener.request_permission(request)
+        if outcome.option_id is None:
+            return RequestPermissionResponse.model_validate({"outcome": {"outcome": "cancelled"}})
+        selected = {"outcome": "selected", "optionId": outcome.option_id}
+        return RequestPermissionResponse.model_validate({"outcome": selected})
 
     async def read_text_file(
         self, path: str, session_id: str, line: int | None = None, limit: int | None = None, **_: Any
@@ -230,28 +256,74 @@ class _ClientRequests:
         return WriteTextFileResponse()
 
 
+# --- translating answers -----------------------------------------------------------------------------
+
+
 def _agent_info(result: Any) -> AgentInfo:
     if not isinstance(result, dict):
         raise AgentRequestError("initialize", -32603, "the agent's answer is not an object")
     info = _object(result.get("agentInfo"))
-    caps = _object(result.get("agentCapabilities"))
-    methods = []
-    for raw in result.get("authMethods") or []:
-        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-            methods.append(
-                AuthMethod(
-                    id=raw["id"], name=str(raw.get("name") or raw["id"]), description=raw.get("description")
-                )
-            )
+    methods = [
+        AuthMethod(
+            id=raw["id"], name=str(raw.get("name") or raw["id"]), description=_text(raw.get("description"))
+        )
+        for raw in result.get("authMethods") or []
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str)
+    ]
     version = result.get("protocolVersion")
     return AgentInfo(
         protocol_version=version if isinstance(version, int) else 0,
         name=str(info.get("name") or "agent"),
-        title=info.get("title") if isinstance(info.get("title"), str) else None,
-        version=info.get("version") if isinstance(info.get("version"), str) else None,
-        capabilities=caps,
+        title=_text(info.get("title")),
+        version=_text(info.get("version")),
+        capabilities=agent_capabilities(_object(result.get("agentCapabilities"))),
         auth_methods=tuple(methods),
     )
+
+
+def agent_capabilities(caps: Mapping[str, Any]) -> AgentCapabilities:
+    """The v1 `agentCapabilities` object as our model.
+
+    A capability counts when it is `true` or an object (`{}` means yes in the session capabilities and
+    in v2): presence, not truthiness, so an empty object is never mistaken for "no".
+    """
+    prompt = _object(caps.get("promptCapabilities"))
+    session = _object(caps.get("sessionCapabilities"))
+    return AgentCapabilities(
+        load_session=_granted(caps.get("loadSession")),
+        list_sessions=isinstance(session.get("list"), dict),
+        resume_session=isinstance(session.get("resume"), dict),
+        close_session=isinstance(session.get("close"), dict),
+        prompt=PromptCapabilities(
+            image=_granted(prompt.get("image")),
+            audio=_granted(prompt.get("audio")),
+            embedded_context=_granted(prompt.get("embeddedContext")),
+        ),
+    )
+
+
+def opened_session(session_id: str, result: Any) -> OpenedSession:
+    """A new, load or resume answer (a load or resume may answer null) as our model."""
+    fields = _object(result)
+    modes, current = modes_from_wire(fields.get("modes"))
+    options = config_options_from_wire(fields.get("configOptions"))
+    return OpenedSession(session_id=session_id, modes=modes, current_mode_id=current, config_options=options)
+
+
+def _stored_session(raw: Any) -> StoredSessionInfo | None:
+    if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
+        return None
+    return StoredSessionInfo(
+        session_id=raw["sessionId"], title=_text(raw.get("title")), updated_at=_text(raw.get("updatedAt"))
+    )
+
+
+def _granted(value: Any) -> bool:
+    return value is True or isinstance(value, dict)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _object(value: Any) -> dict[str, Any]:

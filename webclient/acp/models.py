@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from webclient.acp.controls import ConfigOption
+from webclient.acp.controls import ConfigOption, Mode
 
 
 class Model(BaseModel):
@@ -196,3 +196,98 @@ class AuthMethod(Model):
     id: str
     name: str
     description: str | None = None
+
+
+# --- what the agent said about itself, and the answers to our session requests --------------------------
+
+
+class PromptCapabilities(Model):
+    """Which content block types beyond text and resource links the agent accepts in a prompt."""
+
+    image: bool = False
+    audio: bool = False
+    embedded_context: bool = False
+
+    def allows(self, block_kind: str) -> bool:
+        """Whether a block of this kind (a `ContentPart.kind`) may go to the agent in a prompt."""
+        if block_kind in ("text", "resource_link"):
+            return True
+        flag = {"image": self.image, "audio": self.audio, "resource": self.embedded_context}
+        return flag.get(block_kind, False)
+
+
+class AgentCapabilities(Model):
+    """The agent's `agentCapabilities`, reduced to what this client acts on."""
+
+    load_session: bool = False
+    list_sessions: bool = False
+    resume_session: bool = False
+    close_session: bool = False
+    prompt: PromptCapabilities = PromptCapabilities()
+
+
+class AgentInfo(Model):
+    """What the agent said about itself in its `initialize` response."""
+
+    protocol_version: int
+    name: str
+    title: str | None = None
+    version: str | None = None
+    capabilities: AgentCapabilities = AgentCapabilities()
+    auth_methods: tuple[AuthMethod, ...] = ()
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.name
+
+
+class OpenedSession(Model):
+    """The answer to `session/new`, `session/load` or `session/resume`."""
+
+    session_id: str
+    modes: tuple[Mode, ...] = ()
+    current_mode_id: str | None = None
+    config_options: tuple[ConfigOption, ...] = ()
+
+
+class StoredSessionInfo(Model):
+    """One entry of the agent's `session/list`: a session it keeps that can be loaded or resumed."""
+
+    session_id: str
+    title: str | None = None
+    updated_at: str | None = None
+
+
+class PermissionOption(Model):
+    id: str
+    name: str
+    kind: str | None = None
+
+    @property
+    def rejects(self) -> bool:
+        return (self.kind or "").startswith("reject")
+
+
+class PermissionRequest(Model):
+    """The agent asks before it acts (`session/request_permission`): the tool call and its options."""
+
+    session_id: str
+    tool_call: ToolCallEvent
+    options: tuple[PermissionOption, ...]
+
+    @property
+    def title(self) -> str:
+        return self.tool_call.title or self.tool_call.tool_call_id or "a tool call"
+
+    def option(self, option_id: str) -> PermissionOption | None:
+        return next((o for o in self.options if o.id == option_id), None)
+
+
+class PermissionOutcome(Model):
+    """The user's answer: the chosen option's id, or None for "cancelled" (nothing approved)."""
+
+    option_id: str | None = None
+
+    @classmethod
+    def cancelled(cls) -> PermissionOutcome:
+        return cls(option_id=None)

@@ -134,25 +134,28 @@ def _tool_call(update: dict[str, Any]) -> Sequence[SessionEvent]:
         model = schema.ToolCallProgress.model_validate(update)
     else:
         model = schema.ToolCallStart.model_validate(update)
+    return [tool_call_event(model, is_update=is_update)]
+
+
+def tool_call_event(model: Any, *, is_update: bool) -> ToolCallEvent:
+    """One SDK tool-call model (a `tool_call`, an update, or a permission request's) as our event."""
     content = None
     if model.content is not None:
         content = tuple(_tool_content(item) for item in model.content)
     locations = None
     if model.locations is not None:
         locations = tuple(ToolCallLocation(path=loc.path, line=loc.line) for loc in model.locations)
-    return [
-        ToolCallEvent(
-            tool_call_id=model.tool_call_id,
-            is_update=is_update,
-            title=model.title,
-            kind=model.kind,
-            status=model.status,
-            content=content,
-            locations=locations,
-            raw_input=model.raw_input,
-            raw_output=model.raw_output,
-        )
-    ]
+    return ToolCallEvent(
+        tool_call_id=model.tool_call_id,
+        is_update=is_update,
+        title=model.title,
+        kind=model.kind,
+        status=model.status,
+        content=content,
+        locations=locations,
+        raw_input=model.raw_input,
+        raw_output=model.raw_output,
+    )
 
 
 def _tool_content(item: Any) -> ToolCallContent:

@@ -42,10 +42,11 @@ class PendingChanges:
     def mark(self, keys: Iterable[str]) -> None:
         self.keys.update(keys)
 
+    @classmethod
+    def factory(cls, _: SessionState) -> PendingChanges:
+        """A `SinkFactory` for sessions nobody shows."""
+        return cls()
+
     def take(self) -> set[str]:
         keys, self.keys = self.keys, set()
         return keys
-
-
-def pending_changes(_: SessionState) -> PendingChanges:
-    return PendingChanges()

@@ -1,23 +1,28 @@
-"""One ACP session as the server lives it: its state, its tabs, its suggestions, its running turn.
+"""One ACP session as the server lives it: its state, its viewers, its suggestions, its running turn.
 
-The runtime owns the agent and routes each event to the `LiveSession` it names; everything that happens
-inside one session (a prompt, a cancel, a chosen suggestion, the agent's updates) happens here. Every
-task a session starts is its own and ends with it.
+The session registry routes each event of the agent to the `LiveSession` it names; everything that
+happens inside one session (a prompt, a cancel, a chosen suggestion, a permission answer, the agent's
+updates) happens here. Every task a session starts is its own and ends with it. What the user asks for
+and cannot have raises `Refused`, which changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic
 
 from webclient.acp.connection import AgentConnection
-from webclient.acp.controls import config_options_from_wire, modes_from_wire
 from webclient.acp.models import (
     AgentStatus,
     ContentPart,
     Notice,
     NoticeLevel,
+    OpenedSession,
+    PermissionOutcome,
+    PermissionRequest,
+    PromptCapabilities,
     SessionEvent,
     SessionInfoEvent,
     SuggestionsEvent,
@@ -35,7 +40,7 @@ from webclient.domain.state import (
     TurnState,
 )
 from webclient.domain.suggestions import Outcome, Suggestion, SuggestionLedger, SuggestionPolicy
-from webclient.errors import AgentError, AgentExitedError, AgentRequestError
+from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused
 
 # How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
 # earlier list stale: real agents send them shortly after the prompt response (claude-agent-acp ~60 ms).
@@ -55,7 +60,7 @@ class LiveSession(Generic[SinkT]):
         self.files = files
         self.agent: AgentConnection | None = None
         # Open permission requests: item id -> the future the agent's request waits on.
-        self._permissions: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._permissions: dict[str, asyncio.Future[PermissionOutcome]] = {}
         self._turn: asyncio.Task[None] | None = None
         self._grace: asyncio.Task[None] | None = None
         self._closing = False
@@ -64,7 +69,7 @@ class LiveSession(Generic[SinkT]):
         self.hub.start()
 
     async def close(self) -> None:
-        """End every task of this session and disconnect its tabs."""
+        """End every task of this session and disconnect its viewers."""
         self._closing = True
         self.cancel_permissions()
         for task in (self._turn, self._grace):
@@ -74,80 +79,86 @@ class LiveSession(Generic[SinkT]):
                     await task
         await self.hub.stop()
 
+    async def wait_turn(self) -> None:
+        """Until the running turn (if any) has ended."""
+        if self._turn is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.shield(self._turn)
+
     @property
-    def prompt_capabilities(self) -> dict[str, Any]:
-        return self.agent.info.prompt_capabilities if self.agent and self.agent.info else {}
+    def prompt_capabilities(self) -> PromptCapabilities:
+        info = self.agent.info if self.agent else None
+        return info.capabilities.prompt if info else PromptCapabilities()
 
     # --- prompts ----------------------------------------------------------------------------------------
 
     def submit_prompt(
         self,
-        parts: list[ContentPart],
+        parts: Sequence[ContentPart],
         *,
-        wire: list[dict[str, Any]] | None = None,
+        verbatim: Sequence[Mapping[str, Any]] | None = None,
         auto_sent: bool = False,
-    ) -> str | None:
-        """Start a turn with this prompt; returns an error message when the session cannot take one.
+    ) -> None:
+        """Start a turn with this prompt; raises Refused when the session cannot take one now.
 
-        `wire` overrides the blocks sent (a chosen suggestion goes out exactly as the agent sent it).
+        `verbatim` overrides the blocks sent (a chosen suggestion goes out exactly as the agent sent it).
         """
         if not self.state.can_prompt or self.agent is None or self.state.session_id is None:
-            return f"the agent cannot take a prompt now ({self.state.display_status})"
+            raise Refused(f"the agent cannot take a prompt now ({self.state.display_status})")
         if not parts:
-            return "an empty prompt was not sent"
-        self.hub.mark(self.state.add_user_message(parts, auto_sent=auto_sent))
+            raise Refused("an empty prompt was not sent")
+        self.hub.mark(self.state.add_user_message(list(parts), auto_sent=auto_sent))
         self.hub.mark(self.state.set_turn(TurnState.WORKING))
         self.ledger.prompt_accepted()
         if self._grace is not None:
             self._grace.cancel()
-        blocks = wire if wire is not None else [content_to_wire(part) for part in parts]
+        blocks = verbatim if verbatim is not None else [content_to_wire(part) for part in parts]
         self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
-        return None
 
-    def submit_composed(self, text: str, attachments: list[str]) -> str | None:
+    def submit_composed(self, text: str, attachments: list[str]) -> None:
         """Send what the composer holds: its text and the attachments the user kept in it."""
         try:
             composed = compose(text, attachments, self.prompt_capabilities)
         except PromptRejected as exc:
-            return str(exc)
-        return self.submit_prompt(composed.parts, wire=composed.wire)
+            raise Refused(str(exc)) from None
+        self.submit_prompt(composed.parts, verbatim=composed.wire)
 
-    def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
+    def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> None:
         """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""
-        chosen = self.find_suggestion(generation, index)
-        if isinstance(chosen, str):
-            return f"{chosen}; nothing was sent"
-        return self.submit_prompt(
-            list(chosen.parts), wire=[dict(b) for b in chosen.wire], auto_sent=auto_sent
-        )
+        try:
+            chosen = self.find_suggestion(generation, index)
+        except Refused as exc:
+            raise Refused(f"{exc}; nothing was sent") from None
+        self.submit_prompt(chosen.parts, verbatim=chosen.wire, auto_sent=auto_sent)
 
-    def find_suggestion(self, generation: int, index: int) -> Suggestion | str:
-        """Suggestion `index` of the list numbered `generation`, or why it is not there any more."""
+    def find_suggestion(self, generation: int, index: int) -> Suggestion:
+        """Suggestion `index` of the list numbered `generation`; Refused if it is not there any more."""
         if generation != self.state.suggestions_generation:
-            return "that suggestion was replaced before it could be used"
+            raise Refused("that suggestion was replaced before it could be used")
         if not 0 <= index < len(self.state.suggestions):
-            return "no such suggestion"
+            raise Refused("no such suggestion")
         return self.state.suggestions[index]
 
-    async def cancel(self) -> str | None:
+    async def cancel(self) -> None:
         """Ask the agent to stop the running turn (`session/cancel`)."""
         if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
-            return "nothing to cancel"
+            raise Refused("nothing to cancel")
         self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
         self.cancel_permissions()  # the protocol answers a pending request "cancelled" on session/cancel
         try:
             await self.agent.cancel(self.state.session_id)
         except AgentError as exc:
-            return str(exc)
-        return None
+            raise Refused(str(exc)) from None
 
-    async def _run_turn(self, agent: AgentConnection, session_id: str, blocks: list[dict[str, Any]]) -> None:
+    async def _run_turn(
+        self, agent: AgentConnection, session_id: str, blocks: Sequence[Mapping[str, Any]]
+    ) -> None:
         try:
             reason = await agent.prompt(session_id, blocks)
             if reason != "end_turn":
                 self.notice(NoticeLevel.INFO, describe_stop_reason(reason))
         except AgentExitedError:
-            pass  # the runtime reports the exit once, with the agent's stderr
+            pass  # the exit is reported once, to every session, with the agent's stderr
         except AgentError as exc:
             self.notice(NoticeLevel.ERROR, str(exc), error_detail(exc))
         finally:
@@ -162,12 +173,10 @@ class LiveSession(Generic[SinkT]):
 
     # --- what the agent asks ----------------------------------------------------------------------------
 
-    async def request_permission(
-        self, tool_call: dict[str, Any], options: list[dict[str, Any]]
-    ) -> dict[str, Any]:
+    async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
         """Show the request and wait for the user's answer; anything but a choice is "cancelled"."""
-        item = PermissionItem(tool_call=tool_call, options=tuple(options))
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        item = PermissionItem(request=request)
+        future: asyncio.Future[PermissionOutcome] = asyncio.get_running_loop().create_future()
         self._permissions[item.id] = future
         self.hub.mark(self.state.add_item(item))
         try:
@@ -178,26 +187,25 @@ class LiveSession(Generic[SinkT]):
                 item.state = PermissionState.CANCELLED
                 self.hub.mark({item.id})
 
-    def answer_permission(self, request_id: str, option_id: str) -> str | None:
+    def answer_permission(self, request_id: str, option_id: str) -> None:
         """The user chose an option; fails closed: an unknown, late or repeated answer approves nothing."""
         future = self._permissions.get(request_id)
         item = self.state.item(request_id)
         if future is None or future.done() or not isinstance(item, PermissionItem):
-            return "that permission request is no longer pending; nothing was approved"
-        option = item.option(option_id)
+            raise Refused("that permission request is no longer pending; nothing was approved")
+        option = item.request.option(option_id)
         if option is None:
-            return "that is not one of the agent's options; nothing was approved"
+            raise Refused("that is not one of the agent's options; nothing was approved")
         item.state = PermissionState.ANSWERED
-        item.chosen = str(option.get("name") or option_id)
-        future.set_result({"outcome": "selected", "optionId": option_id})
+        item.chosen = option.name or option_id
+        future.set_result(PermissionOutcome(option_id=option_id))
         self.hub.mark({item.id})
-        return None
 
     def cancel_permissions(self) -> None:
         """Answer every open request "cancelled" (a cancel, a closed session, an agent that exited)."""
         for request_id, future in list(self._permissions.items()):
             if not future.done():
-                future.set_result({"outcome": "cancelled"})
+                future.set_result(PermissionOutcome.cancelled())
             item = self.state.item(request_id)
             if isinstance(item, PermissionItem) and item.state is PermissionState.PENDING:
                 item.state = PermissionState.CANCELLED
@@ -247,50 +255,49 @@ class LiveSession(Generic[SinkT]):
 
     # --- modes and config options -----------------------------------------------------------------------
 
-    def adopt_session_result(self, result: dict[str, Any]) -> None:
-        """Take the modes and config options a session/new, load or resume result offers."""
-        if not isinstance(result, dict):  # a load or resume may answer null
-            result = {}
-        modes, current = modes_from_wire(result.get("modes"))
-        self.hub.mark(self.state.set_modes(modes, current))
-        self.hub.mark(self.state.set_config_options(config_options_from_wire(result.get("configOptions"))))
+    def adopt(self, opened: OpenedSession) -> None:
+        """The session exists at the agent: take its id, modes and config options.
 
-    async def set_mode(self, mode_id: str) -> str | None:
-        """Switch mode (`session/set_mode`) to one the agent offered; returns an error message if not."""
-        if self.agent is None or self.state.session_id is None:
-            return "there is no session to switch the mode of yet"
+        It starts with an empty suggestion list: a restart must not keep offering the old session's.
+        """
+        self.state.session_id = opened.session_id
+        self.hub.mark(self.state.set_modes(opened.modes, opened.current_mode_id))
+        self.hub.mark(self.state.set_config_options(opened.config_options))
+        self.hub.mark(self.state.set_suggestions(()))
+
+    async def set_mode(self, mode_id: str) -> None:
+        """Switch mode (`session/set_mode`) to one the agent offered."""
+        agent, session_id = self._connected("switch the mode of")
         if mode_id not in {mode.id for mode in self.state.available_modes}:
             self.hub.mark({Aspect.DETAILS})  # put the tab's selector back on the mode in force
-            return f"the agent does not offer a mode {mode_id!r}; the mode stays as it was"
+            raise Refused(f"the agent does not offer a mode {mode_id!r}; the mode stays as it was")
         try:
-            params = {"sessionId": self.state.session_id, "modeId": mode_id}
-            await self.agent.request("session/set_mode", params)
+            await agent.set_mode(session_id, mode_id)
         except AgentError as exc:
             self.hub.mark({Aspect.DETAILS})
-            return f"the agent did not switch the mode: {exc}"
+            raise Refused(f"the agent did not switch the mode: {exc}") from None
         self.hub.mark(self.state.set_current_mode(mode_id))
-        return None
 
-    async def set_config_option(self, config_id: str, value: str | bool) -> str | None:
+    async def set_config_option(self, config_id: str, value: str | bool) -> None:
         """Set a config option the agent offered to one of its values (`session/set_config_option`)."""
-        if self.agent is None or self.state.session_id is None:
-            return "there is no session to configure yet"
+        agent, session_id = self._connected("configure")
         option = next((o for o in self.state.config_options if o.id == config_id), None)
         if option is None or not option.accepts(value):
             self.hub.mark({Aspect.DETAILS})
             what = f"an option {config_id!r}" if option is None else f"{value!r} for {option.name!r}"
-            return f"the agent does not offer {what}; nothing was changed"
-        params: dict[str, Any] = {"sessionId": self.state.session_id, "configId": config_id, "value": value}
-        if option.kind == "boolean":
-            params["type"] = "boolean"
+            raise Refused(f"the agent does not offer {what}; nothing was changed")
         try:
-            result = await self.agent.request("session/set_config_option", params)
+            options = await agent.set_config_option(session_id, config_id, value)
         except AgentError as exc:
             self.hub.mark({Aspect.DETAILS})
-            return f"the agent did not change {option.name!r}: {exc}"
-        if isinstance(result, dict) and isinstance(result.get("configOptions"), list):
-            self.hub.mark(self.state.set_config_options(config_options_from_wire(result["configOptions"])))
-        return None
+            raise Refused(f"the agent did not change {option.name!r}: {exc}") from None
+        if options is not None:
+            self.hub.mark(self.state.set_config_options(options))
+
+    def _connected(self, verb: str) -> tuple[AgentConnection, str]:
+        if self.agent is None or self.state.session_id is None:
+            raise Refused(f"there is no session to {verb} yet")
+        return self.agent, self.state.session_id
 
     # --- helpers ----------------------------------------------------------------------------------------
 

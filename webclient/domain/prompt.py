@@ -9,21 +9,14 @@ only when its promptCapabilities say so).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from webclient.acp.models import ContentPart, TextPart
+from webclient.acp.models import ContentPart, PromptCapabilities, TextPart
 from webclient.acp.translate import translate_content
 
-# ContentBlock type -> the agent's promptCapabilities field that allows it (None: always allowed).
-_CAPABILITY_FOR: Mapping[str, str | None] = {
-    "text": None,
-    "resource_link": None,
-    "image": "image",
-    "audio": "audio",
-    "resource": "embeddedContext",
-}
+KNOWN_TYPES = frozenset({"text", "resource_link", "image", "audio", "resource"})
 MAX_ATTACHMENTS = 50
 
 
@@ -37,7 +30,7 @@ class ComposedPrompt:
     wire: list[dict[str, Any]]
 
 
-def compose(text: str, attachments: Sequence[str], prompt_caps: Mapping[str, Any]) -> ComposedPrompt:
+def compose(text: str, attachments: Sequence[str], prompt_caps: PromptCapabilities) -> ComposedPrompt:
     """The prompt to send: the text first (if any), then each attachment exactly as it was given."""
     if len(attachments) > MAX_ATTACHMENTS:
         raise PromptRejected(f"a prompt can carry at most {MAX_ATTACHMENTS} attachments")
@@ -65,12 +58,11 @@ def _block(raw: str) -> dict[str, Any]:
     return block
 
 
-def _part(block: dict[str, Any], prompt_caps: Mapping[str, Any]) -> ContentPart:
+def _part(block: dict[str, Any], prompt_caps: PromptCapabilities) -> ContentPart:
     block_type = block.get("type")
-    if not isinstance(block_type, str) or block_type not in _CAPABILITY_FOR:
+    if not isinstance(block_type, str) or block_type not in KNOWN_TYPES:
         raise PromptRejected(f"an attachment has the unknown type {block_type!r}; nothing was sent")
-    capability = _CAPABILITY_FOR[block_type]
-    if capability is not None and not prompt_caps.get(capability):
+    if not prompt_caps.allows(block_type):
         raise PromptRejected(f"this agent does not accept {block_type} attachments; nothing was sent")
     try:
         return translate_content(block)

@@ -22,6 +22,8 @@ from webclient.acp.models import (
     MessageChunk,
     ModeEvent,
     Notice,
+    PermissionOption,
+    PermissionRequest,
     PlanEntry,
     PlanEvent,
     SessionEvent,
@@ -119,18 +121,22 @@ class PermissionState(StrEnum):
 class PermissionItem:
     """The agent asks before it acts; the user answers with one of the agent's own options."""
 
-    tool_call: dict[str, Any]
-    options: tuple[dict[str, Any], ...]
+    request: PermissionRequest
     state: PermissionState = PermissionState.PENDING
     chosen: str | None = None  # the name of the option the user chose
     id: str = field(default_factory=lambda: _new_id("perm"))
 
     @property
-    def title(self) -> str:
-        return str(self.tool_call.get("title") or self.tool_call.get("toolCallId") or "a tool call")
+    def tool_call(self) -> ToolCallEvent:
+        return self.request.tool_call
 
-    def option(self, option_id: str) -> dict[str, Any] | None:
-        return next((o for o in self.options if o.get("optionId") == option_id), None)
+    @property
+    def options(self) -> tuple[PermissionOption, ...]:
+        return self.request.options
+
+    @property
+    def title(self) -> str:
+        return self.request.title
 
 
 @dataclass

@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES, AudioPart, ContentPart, ImagePart, TextPart
+from webclient.acp.models import (
+    DISPLAYABLE_IMAGE_TYPES,
+    AudioPart,
+    ContentPart,
+    ImagePart,
+    PromptCapabilities,
+    TextPart,
+)
 from webclient.acp.translate import translate_content
 
 # Always allowed: every Agent accepts these in prompts and every advertising Client can offer them.
@@ -72,21 +79,17 @@ class ParsedUpdate:
     skipped: tuple[Skipped, ...]
 
 
-def allowed_types(
-    client_offer: Mapping[str, Any] | None, agent_prompt_caps: Mapping[str, Any]
-) -> frozenset[str]:
+def allowed_types(client_offer: Mapping[str, Any] | None, agent_prompt: PromptCapabilities) -> frozenset[str]:
     """Block types usable in a suggestion: the baseline, plus each type that BOTH sides advertise.
 
-    Our own offer uses objects (`{}` = yes; omitted or null = no). The Agent's v1 promptCapabilities uses
-    booleans; an object there (v2 style) counts as yes too, so we check presence, not truthiness, for it.
+    Our own offer uses objects (`{}` = yes; omitted or null = no); the agent's side comes translated,
+    where `true` and an object both already count as yes.
     """
     if client_offer is None:
         return frozenset()
     types = set(BASELINE_TYPES)
     for block_type, field in OPTIONAL_TYPES.items():
-        ours = isinstance(client_offer.get(field), dict)
-        theirs = agent_prompt_caps.get(field)
-        if ours and (theirs is True or isinstance(theirs, dict)):
+        if isinstance(client_offer.get(field), dict) and agent_prompt.allows(block_type):
             types.add(block_type)
     return frozenset(types)
 

@@ -1,0 +1,160 @@
+"""One browser tab on one session: its WebSocket, the frames it is sent and the actions it sends.
+
+Every action is a typed `BrowserAction`, dispatched with one `match`; whatever the domain refuses
+(`Refused`) or the tab sent malformed (`BadAction`) is shown to that tab alone, here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import assert_never
+
+from fastapi import WebSocket, WebSocketDisconnect
+from markupsafe import Markup
+
+from webclient.acp.models import Notice, NoticeLevel
+from webclient.acp.translate import translate_content
+from webclient.domain.live_session import LiveSession
+from webclient.domain.picker import AttachmentRejected, file_block, find_files, image_block
+from webclient.domain.registry import SessionRegistry
+from webclient.domain.state import NoticeItem
+from webclient.domain.suggestions import attachment_wire
+from webclient.errors import Refused
+from webclient.views import render
+from webclient.views.live import LiveHub, Subscriber
+from webclient.web.actions import (
+    AttachFileAction,
+    AttachImageAction,
+    AuthenticateAction,
+    BadAction,
+    BrowserAction,
+    CancelAction,
+    CloseSessionAction,
+    EditSuggestionAction,
+    FindFilesAction,
+    InspectorAction,
+    NewSessionAction,
+    OpenSessionAction,
+    PermissionAction,
+    PromptAction,
+    RestartAction,
+    SetConfigOptionAction,
+    SetModeAction,
+    SuggestionAction,
+    parse_action,
+)
+
+Registry = SessionRegistry[LiveHub]
+Live = LiveSession[LiveHub]
+
+
+class Tab:
+    """A connected tab: the session it shows and its own queue of frames."""
+
+    def __init__(self, registry: Registry, live: Live, sub: Subscriber) -> None:
+        self.registry = registry
+        self.live = live
+        self.sub = sub
+
+    def tell(self, text: str) -> None:
+        """Show a message to this tab only, without adding it to the shared transcript."""
+        item = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text=text))
+        self.sub.push(render.append_items(str(Markup(render.item(self.live.state, item)))))
+
+    async def receive(self, socket: WebSocket) -> None:
+        """Act on every message the tab sends, until it goes away."""
+        while True:
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+            raw = message.get("text")
+            try:
+                if raw is None:  # a binary frame: receive_text() would raise KeyError and drop the tab
+                    raise BadAction("the browser sent a binary message; this server only understands text")
+                await self.dispatch(parse_action(raw))
+            except (BadAction, Refused) as exc:
+                self.tell(str(exc))
+
+    async def dispatch(self, action: BrowserAction) -> None:
+        live, registry = self.live, self.registry
+        match action:
+            case PromptAction():
+                live.submit_composed(action.text, action.attachments)
+            case SuggestionAction():
+                live.send_suggestion(action.generation, action.index, auto_sent=action.auto)
+            case EditSuggestionAction():
+                chosen = live.find_suggestion(action.generation, action.index)
+                # Only this tab's composer takes the suggestion's attachments.
+                self.sub.push(render.composer_attachments(list(chosen.attachments), attachment_wire(chosen)))
+            case PermissionAction():
+                live.answer_permission(action.request_id, action.option_id)
+            case SetModeAction():
+                await live.set_mode(action.mode_id)
+            case SetConfigOptionAction():
+                assert action.value is not None  # the action's validator made it a bool or a value id
+                await live.set_config_option(action.config_id, action.value)
+            case CancelAction():
+                await live.cancel()
+            case RestartAction():
+                await registry.restart()
+            case InspectorAction():
+                live.hub.watch_inspector(self.sub, action.open)
+            case FindFilesAction():
+                found = await asyncio.to_thread(find_files, registry.settings.cwd, action.query)
+                self.sub.push(render.file_picker(found, action.query))
+            case AttachFileAction() | AttachImageAction():
+                self._attach(action)
+            case NewSessionAction():
+                self.sub.push(render.navigate(f"/s/{registry.new_session().local_id}"))
+            case OpenSessionAction():
+                opened = await registry.open_stored(action.session_id, resume=action.mode == "resume")
+                self.sub.push(render.navigate(f"/s/{opened.local_id}"))
+            case CloseSessionAction():
+                closing = registry.session(action.local_id)
+                if closing is None:
+                    raise Refused("no such session")
+                closing.hub.broadcast(render.navigate("/"))  # its tabs go to the most recent session
+                await registry.close(action.local_id)
+            case AuthenticateAction():
+                registry.supervisor.choose_auth(action.method_id)
+            case _:
+                assert_never(action)
+
+    def _attach(self, action: AttachFileAction | AttachImageAction) -> None:
+        """Add a file link or an image to this tab's composer, as a pill it sends with the prompt."""
+        try:
+            if isinstance(action, AttachFileAction):
+                block = file_block(self.registry.settings.cwd, action.path)
+            elif not self.live.prompt_capabilities.image:
+                raise Refused("this agent does not accept images in prompts")
+            else:
+                block = image_block(action.mime_type, action.data)
+        except AttachmentRejected as exc:
+            raise Refused(str(exc)) from None
+        self.sub.push(render.composer_pill(translate_content(block), block))
+
+
+async def serve_tab(socket: WebSocket, registry: Registry, live: Live) -> None:
+    """Serve one tab on `live` until it disconnects; its frames go out while its actions come in."""
+    await socket.accept()
+    sub = live.hub.subscribe()
+    sender = asyncio.create_task(_send_frames(socket, sub), name="ws-sender")
+    try:
+        await Tab(registry, live, sub).receive(socket)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        live.hub.unsubscribe(sub)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _send_frames(socket: WebSocket, sub: Subscriber) -> None:
+    while True:
+        frame = await sub.frames.get()
+        if frame is None:  # the hub dropped this tab (too slow) or is shutting down
+            await socket.close(code=1012)
+            return
+        await socket.send_text(frame)
