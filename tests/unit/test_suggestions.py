@@ -1,6 +1,6 @@
 """Prompt suggestions, Client side: one test per Client rule of protocol notes section 1, plus the details.
 
-The pure parts (`webclient.domain.suggestions`, `webclient.acp.capabilities`, `SessionState`) are
+The pure parts (`webclient.acp.suggestions`, `webclient.domain.suggestions`, `SessionState`) are
 tested directly; the rules that live in the wiring (per-session updates, sending a chosen suggestion)
 drive a `SessionRegistry` that was never started, with a fake agent connection that records what would go out.
 """
@@ -25,6 +25,14 @@ from webclient.acp.models import (
     ResourceLinkPart,
     TextPart,
 )
+from webclient.acp.suggestions import (
+    BASELINE_TYPES,
+    MalformedUpdate,
+    Suggestion,
+    allowed_types,
+    parse_legacy,
+    parse_update,
+)
 from webclient.acp.translate import translate_update
 from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import PendingChanges
@@ -32,16 +40,7 @@ from webclient.domain.files import FileAccess
 from webclient.domain.live_session import LiveSession
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import Aspect, NoticeItem, SessionState
-from webclient.domain.suggestions import (
-    BASELINE_TYPES,
-    MalformedUpdate,
-    Suggestion,
-    SuggestionLedger,
-    SuggestionPolicy,
-    allowed_types,
-    parse_legacy,
-    parse_update,
-)
+from webclient.domain.suggestions import SuggestionLedger, SuggestionPolicy
 from webclient.errors import Refused
 from webclient.settings import Settings
 

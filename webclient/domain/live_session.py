@@ -27,6 +27,7 @@ from webclient.acp.models import (
     SessionInfoEvent,
     SuggestionsEvent,
 )
+from webclient.acp.suggestions import Suggestion
 from webclient.acp.translate import content_to_wire
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
@@ -39,7 +40,7 @@ from webclient.domain.state import (
     SessionState,
     TurnState,
 )
-from webclient.domain.suggestions import Outcome, Suggestion, SuggestionLedger, SuggestionPolicy
+from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused
 
 # How long after a turn ends the agent may still replace or withdraw its suggestions before we call its

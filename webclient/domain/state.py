@@ -33,7 +33,7 @@ from webclient.acp.models import (
     ToolCallEvent,
     UsageEvent,
 )
-from webclient.domain.suggestions import Suggestion
+from webclient.acp.suggestions import Suggestion
 
 
 class Aspect(StrEnum):

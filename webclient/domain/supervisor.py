@@ -15,7 +15,8 @@ from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, initialize_para
 from webclient.acp.connection import AUTH_REQUIRED, AgentConnection, AgentListener
 from webclient.acp.models import AgentInfo, AgentStatus, AuthMethod, OpenedSession
 from webclient.acp.process import AgentProcess
-from webclient.domain.suggestions import SuggestionPolicy, allowed_types
+from webclient.acp.suggestions import allowed_types
+from webclient.domain.suggestions import SuggestionPolicy
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused
 from webclient.settings import Settings
 

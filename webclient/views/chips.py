@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, TextPart
-from webclient.domain.suggestions import Suggestion
+from webclient.acp.suggestions import Suggestion
 from webclient.views import hidden_chars
 
 # A chip shows this many characters of its text, then an explicit "show all (+N characters)" expander.

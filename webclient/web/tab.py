@@ -14,12 +14,12 @@ from fastapi import WebSocket, WebSocketDisconnect
 from markupsafe import Markup
 
 from webclient.acp.models import Notice, NoticeLevel
+from webclient.acp.suggestions import attachment_wire
 from webclient.acp.translate import translate_content
 from webclient.domain.live_session import LiveSession
 from webclient.domain.picker import AttachmentRejected, file_block, find_files, image_block
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import NoticeItem
-from webclient.domain.suggestions import attachment_wire
 from webclient.errors import Refused
 from webclient.views import render
 from webclient.views.live import LiveHub, Subscriber
