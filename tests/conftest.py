@@ -1,13 +1,17 @@
-"""Shared fixtures: workspaces and live servers with real agent subprocesses."""
+"""Shared fixtures: workspaces, the app in-process, and live servers with real agent subprocesses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from tests.live import LiveServer, run_server
+from tests.inprocess import InProcessApp, run_app
+from tests.live import LiveServer, run_server, scripted_agent
+
+StartApp = Callable[..., InProcessApp]
 
 
 @pytest.fixture
@@ -26,3 +30,20 @@ def demo_server(workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
     """The server with the bundled demo agent, in the sample workspace."""
     with run_server(cwd=workspace, env={"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}) as server:
         yield server
+
+
+@pytest.fixture
+def start_app(workspace: Path, tmp_path: Path) -> Iterator[StartApp]:
+    """Run the app in-process in the sample workspace; stopped (agent reaped) after the test.
+
+    `start_app()` runs the demo agent (its state in this test's tmp_path), `start_app("NAME", *args)` the
+    scripted agent `tests/agents/NAME.py`; keyword arguments are `run_app`'s (env, settings).
+    """
+    with ExitStack() as stack:
+
+        def start(name: str = "", *args: str, **kwargs: object) -> InProcessApp:
+            env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state"), **kwargs.pop("env", {})}  # type: ignore[dict-item]
+            agent = scripted_agent(name, *args) if name else ""
+            return stack.enter_context(run_app(agent, cwd=workspace, env=env, **kwargs))
+
+        yield start

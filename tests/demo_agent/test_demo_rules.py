@@ -213,3 +213,17 @@ def test_settings_come_from_the_environment_with_defaults(
 
     assert settings.state_dir == state_dir
     assert settings.chunk_delay_s == delay_s
+
+
+def test_every_delay_can_be_shortened_from_the_environment_and_keeps_its_default_otherwise() -> None:
+    env = {
+        "WEBCLIENT_DEMO_CHUNK_DELAY_MS": "1",
+        "WEBCLIENT_DEMO_PREDICTION_DELAY_MS": "2",
+        "WEBCLIENT_DEMO_SLOW_STEP_MS": "30",
+    }
+    unreadable = {"WEBCLIENT_DEMO_PREDICTION_DELAY_MS": "", "WEBCLIENT_DEMO_SLOW_STEP_MS": "x"}
+
+    short, default = DemoSettings.from_env(env), DemoSettings.from_env(unreadable)
+
+    assert (short.chunk_delay_s, short.prediction_delay_s, short.slow_step_s) == (0.001, 0.002, 0.03)
+    assert (default.chunk_delay_s, default.prediction_delay_s, default.slow_step_s) == (0.015, 0.05, 0.2)

@@ -1,4 +1,5 @@
-"""The web layer of a live server: what a tab may send, and what stopping the server does to the agent."""
+"""The web layer: what a tab may send (in-process, with real scripted agents), and what stopping the
+server process does to the agent (a real server subprocess)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import StartApp
+from tests.inprocess import InProcessApp, wait_until_ready
 from tests.integration.conftest import Serve
 from tests.integration.support import (
     Page,
@@ -18,7 +21,7 @@ from tests.integration.support import (
     status_is,
     turn_finished,
 )
-from tests.live import LiveServer, open_tab
+from tests.live import open_tab
 
 BAD_ACTIONS = {
     "not JSON": ("this is not json", "does not understand"),
@@ -36,46 +39,46 @@ BAD_ACTIONS = {
 
 
 @pytest.mark.parametrize("raw, shown", BAD_ACTIONS.values(), ids=BAD_ACTIONS.keys())
-async def test_a_bad_action_gets_a_notice_in_that_tab_only_and_changes_nothing(
-    serve: Serve, raw: str | bytes, shown: str
+def test_a_bad_action_gets_a_notice_in_that_tab_only_and_changes_nothing(
+    start_app: StartApp, raw: str | bytes, shown: str
 ) -> None:
-    server = serve("echo_agent")
-    sender, other = await open_tab(server), await open_tab(server)
+    app = start_app("echo_agent")
+    sender, other = app.open_tab(), app.open_tab()
     for tab in (sender, other):
-        await tab.wait_for(status_is("ready"))
+        wait_until_ready(tab)
 
-    await sender.socket.send(raw)
-    await sender.wait_for(has_notice(shown))
+    sender.send_raw(raw)
+    sender.wait_for(has_notice(shown))
     # The tab is still connected and the session still works: a real prompt goes through.
-    await sender.send(action="prompt", text="still fine?")
+    sender.send(action="prompt", text="still fine?")
     for tab in (sender, other):
-        await tab.wait_for(turn_finished("still fine?"))
+        tab.wait_for(turn_finished("still fine?"))
 
     assert Page.parse(other.html).notices == []
-    fresh = Page.parse(await _snapshot(server))
+    fresh = Page.parse(_snapshot(app))
     assert fresh.notices == []  # the notice was never part of the shared transcript
     assert fresh.messages == [("user", "still fine?"), ("agent", "You said: still fine?")]
 
 
-async def test_a_prompt_while_the_agent_is_working_is_refused_in_that_tab_only(
-    serve: Serve, tmp_path: Path
+def test_a_prompt_while_the_agent_is_working_is_refused_in_that_tab_only(
+    start_app: StartApp, tmp_path: Path
 ) -> None:
     gate = tmp_path / "gate"
-    server = serve("gated_stream", str(gate))
-    sender, other = await open_tab(server), await open_tab(server)
+    app = start_app("gated_stream", str(gate))
+    sender, other = app.open_tab(), app.open_tab()
     for tab in (sender, other):
-        await tab.wait_for(status_is("ready"))
-    await sender.send(action="prompt", text="the first prompt")
-    await sender.wait_for(lambda html: "first half" in Page.parse(html).agent_text)
+        wait_until_ready(tab)
+    sender.send(action="prompt", text="the first prompt")
+    sender.wait_for(lambda html: "first half" in Page.parse(html).agent_text)
 
-    await sender.send(action="prompt", text="a second prompt too early")
-    await sender.wait_for(has_notice("cannot take a prompt now (working)"))
+    sender.send(action="prompt", text="a second prompt too early")
+    sender.wait_for(has_notice("cannot take a prompt now (working)"))
     gate.touch()
     for tab in (sender, other):
-        await tab.wait_for(turn_finished("the first prompt"))
+        tab.wait_for(turn_finished("the first prompt"))
 
     assert Page.parse(other.html).notices == []
-    for page in (Page.parse(sender.html), Page.parse(other.html), Page.parse(await _snapshot(server))):
+    for page in (Page.parse(sender.html), Page.parse(other.html), Page.parse(_snapshot(app))):
         assert page.texts("user") == ["the first prompt"]
         assert page.texts("agent") == ["first half, second half."]
 
@@ -95,10 +98,10 @@ async def test_stopping_the_server_kills_the_agent_and_its_children(serve: Serve
     await eventually(lambda: not (pid_alive(agent_pid) or pid_alive(child_pid)), 5.0, "agent and child gone")
 
 
-async def _snapshot(server: LiveServer) -> str:
+def _snapshot(app: InProcessApp) -> str:
     """The first frame a newly connected tab receives: the full state of the session."""
-    tab = await open_tab(server)
+    tab = app.open_tab()
     try:
-        return await tab.wait_for(lambda html: bool(html))
+        return tab.first_frame()
     finally:
-        await tab.close()
+        tab.close()
