@@ -40,9 +40,11 @@ class AgentListener(Protocol):
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
     ) -> dict[str, Any]: ...
 
-    def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str: ...
+    async def read_text_file(
+        self, session_id: str, path: str, line: int | None, limit: int | None
+    ) -> str: ...
 
-    def write_text_file(self, session_id: str, path: str, content: str) -> None: ...
+    async def write_text_file(self, session_id: str, path: str, content: str) -> None: ...
 
 
 @dataclass
@@ -215,7 +217,7 @@ class _ClientRequests:
         from acp.schema import ReadTextFileResponse
 
         try:
-            content = self._listener.read_text_file(session_id, path, line, limit)
+            content = await self._listener.read_text_file(session_id, path, line, limit)
         except RequestRefused as exc:
             raise RequestError(exc.code, str(exc), {"path": path}) from None
         return ReadTextFileResponse(content=content)
@@ -224,7 +226,7 @@ class _ClientRequests:
         from acp.schema import WriteTextFileResponse
 
         try:
-            self._listener.write_text_file(session_id, path, content)
+            await self._listener.write_text_file(session_id, path, content)
         except RequestRefused as exc:
             raise RequestError(exc.code, str(exc), {"path": path}) from None
         return WriteTextFileResponse()

@@ -477,20 +477,20 @@ class Runtime(Generic[SinkT]):
             return {"outcome": "cancelled"}
         return await live.request_permission(tool_call, options)
 
-    def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
+    async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
         live = self._session_for_request(session_id)
         try:
-            return live.read_text_file(path, line, limit)
+            return await live.read_text_file(path, line, limit)
         except FileMissing as exc:
             raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, str(exc)) from None
         except FileAccessError as exc:
             self._refused(live, "read", path, exc)
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
 
-    def write_text_file(self, session_id: str, path: str, content: str) -> None:
+    async def write_text_file(self, session_id: str, path: str, content: str) -> None:
         live = self._session_for_request(session_id)
         try:
-            live.write_text_file(path, content)
+            await live.write_text_file(path, content)
         except FileAccessError as exc:
             self._refused(live, "write", path, exc)
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
