@@ -84,6 +84,7 @@ class AgentConnection:
         self._initialize_timeout = initialize_timeout
         self._conn: Connection | None = None
         self.info: AgentInfo | None = None
+        self._stopping: asyncio.Future[None] | None = None  # a stop the agent's output forced
 
     async def start(self) -> AgentInfo:
         """Spawn the agent and complete `initialize`. Raises AgentError subclasses on failure."""
@@ -92,7 +93,7 @@ class AgentConnection:
         await self.process.start()
         proc = self.process.process
         assert proc.stdout is not None and proc.stdin is not None
-        transport = NdjsonTransport(proc.stdout, proc.stdin, self._on_garbage)
+        transport = NdjsonTransport(proc.stdout, proc.stdin, self._on_garbage, on_overflow=self._on_overflow)
         self._conn = Connection(
             self._handle,
             transport,
@@ -187,6 +188,20 @@ class AgentConnection:
                 level=NoticeLevel.WARNING, text="the agent wrote a line that is not JSON-RPC", detail=preview
             )
         )
+
+    def _on_overflow(self, size: int) -> None:
+        # The transport stopped reading mid-line; the agent cannot be understood any more, so it stops.
+        from webclient.acp.transport import MAX_LINE_BYTES
+
+        self._listener.on_notice(
+            Notice(
+                level=NoticeLevel.ERROR,
+                text=f"the agent wrote a line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB "
+                "without a newline; webclient stopped the agent so that memory stays bounded",
+                detail=f"{size} bytes read without a newline",
+            )
+        )
+        self._stopping = asyncio.ensure_future(self.process.stop(grace=0.5))
 
     async def _exited_error(self) -> AgentExitedError:
         code: int | None = None

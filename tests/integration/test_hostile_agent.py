@@ -1,0 +1,63 @@
+"""A misbehaving agent cannot stall or bloat the server: live servers against hostile scripted agents.
+
+Memory figures are the server process's peak resident set (VmHWM in /proc), so a test fails if the
+server ever held what the agent sent, not only if it still holds it at the end.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.integration.conftest import Serve
+from tests.integration.support import Page, has_notice, status_is
+from tests.live import open_tab
+
+MiB = 1024 * 1024
+
+
+def peak_rss(pid: int) -> int:
+    """The process's peak resident set size in bytes (Linux)."""
+    for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if row.startswith("VmHWM:"):
+            return int(row.split()[1]) * 1024
+    raise AssertionError("no VmHWM in /proc status")
+
+
+async def test_an_endless_stdout_line_stops_the_agent_with_a_notice_and_memory_stays_bounded(
+    serve: Serve,
+) -> None:
+    server = serve("endless_line")
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    before = peak_rss(server.process.pid)
+
+    await tab.send(action="prompt", text="go")
+    await tab.wait_for(has_notice("without a newline"), timeout=60)
+    await tab.wait_for(status_is("exited"), timeout=30)
+
+    page = Page.parse(tab.html)
+    [notice] = page.notices_with("longer than 16 MiB without a newline")
+    assert "webclient stopped the agent so that memory stays bounded" in notice
+    assert page.texts("agent") == ["here it comes"]  # the transcript stays
+    assert page.texts("user") == ["go"]
+    peak = peak_rss(server.process.pid)
+    print(f"server peak RSS: {before / MiB:.0f} MiB before, {peak / MiB:.0f} MiB after a 200 MiB line")
+    # The agent sent 200 MiB; the server may hold the 16 MiB cap a few times over, never the line.
+    assert peak - before < 80 * MiB
+
+
+async def test_a_flood_of_huge_stderr_lines_gives_an_exit_notice_of_at_most_64_kib(serve: Serve) -> None:
+    server = serve("stderr_bomb")
+    tab = await open_tab(server)
+
+    await tab.wait_for(status_is("exited"), timeout=60)
+
+    page = Page.parse(tab.html)
+    [notice] = page.notices_with("code 3")
+    assert "the real error: config file missing" in notice  # the last line, whole
+    assert "line 29: eeee" in notice and "more bytes cut]" in notice  # long lines, cut with a marker
+    assert len(notice.encode()) < 70 * 1024
+    assert len(tab.html.encode()) < 200 * 1024  # what went over the WebSocket, all frames together
+    peak = peak_rss(server.process.pid)
+    print(f"server peak RSS after 450 MiB of stderr: {peak / MiB:.0f} MiB")
+    assert peak < 150 * MiB
