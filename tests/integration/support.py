@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -76,6 +77,11 @@ class Page:
 
     def notices_with(self, text: str) -> list[str]:
         return [n for n in self.notices if text in n]
+
+    def notice_counts(self, text: str) -> list[int]:
+        """How often each notice containing `text` was repeated (its count badge; 1 without one)."""
+        counts = (re.search(r"\u00d7(\d+)", n) for n in self.notices_with(text))
+        return [int(c.group(1)) if c else 1 for c in counts]
 
     @property
     def messages(self) -> list[tuple[str, str]]:
