@@ -6,10 +6,11 @@ server ever held what the agent sent, not only if it still holds it at the end.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.integration.conftest import Serve
-from tests.integration.support import Page, has_notice, status_is
+from tests.integration.support import Page, has_notice, status_is, turn_finished
 from tests.live import open_tab
 
 MiB = 1024 * 1024
@@ -61,3 +62,21 @@ async def test_a_flood_of_huge_stderr_lines_gives_an_exit_notice_of_at_most_64_k
     peak = peak_rss(server.process.pid)
     print(f"server peak RSS after 450 MiB of stderr: {peak / MiB:.0f} MiB")
     assert peak < 150 * MiB
+
+
+async def test_fifty_big_attachments_are_refused_by_the_prompt_cap_and_the_agent_gets_nothing(
+    serve: Serve,
+) -> None:
+    server = serve("echo_agent")
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    block = json.dumps({"type": "text", "text": "A" * 190_000})
+
+    await tab.send(action="prompt", text="hi", attachments=[block] * 50)
+    await tab.wait_for(has_notice("more than the 200,000 allowed; nothing was sent"), timeout=30)
+    await tab.send(action="prompt", text="still there?")
+    await tab.wait_for(turn_finished("still there?"))
+
+    page = Page.parse(tab.html)
+    assert page.texts("user") == ["still there?"]  # the refused prompt never reached the transcript
+    assert page.texts("agent") == ["You said: still there?"]  # nor the agent

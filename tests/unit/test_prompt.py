@@ -69,3 +69,13 @@ def test_prompt_action_takes_one_attachment_as_a_string_or_several_as_a_list() -
 def test_edit_suggestion_action_names_a_list_and_an_index() -> None:
     action = parse_action(json.dumps({"action": "edit_suggestion", "generation": "3", "index": "1"}))
     assert action == EditSuggestionAction(action="edit_suggestion", generation=3, index=1)
+
+
+def test_attachments_count_toward_the_prompt_cap() -> None:
+    block = json.dumps({"type": "text", "text": "x" * 190_000})
+    with pytest.raises(PromptRejected, match=r"9,50\d,\d+ characters, more than the 200,000 allowed"):
+        compose("", [block] * 50, {})
+    small = json.dumps({"type": "text", "text": "y" * 99_000})
+    with pytest.raises(PromptRejected, match="more than the 200,000"):
+        compose("z" * 3_000, [small, small], {})
+    assert len(compose("z" * 1_000, [small, small], {}).wire) == 3
