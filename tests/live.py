@@ -149,6 +149,8 @@ class Tab:
 
 async def open_tab(server: LiveServer, cookie: str | None = None) -> Tab:
     socket = await websockets.connect(
-        server.ws_url, additional_headers={"cookie": cookie or server.cookie(), "origin": server.base}
+        server.ws_url,
+        additional_headers={"cookie": cookie or server.cookie(), "origin": server.base},
+        max_size=256 * 1024 * 1024,  # a browser takes frames of any size; large tool output makes large ones
     )
     return Tab(socket)

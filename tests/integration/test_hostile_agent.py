@@ -7,7 +7,10 @@ server ever held what the agent sent, not only if it still holds it at the end.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+
+import httpx
 
 from tests.integration.conftest import Serve
 from tests.integration.support import Page, has_notice, status_is, turn_finished
@@ -80,3 +83,28 @@ async def test_fifty_big_attachments_are_refused_by_the_prompt_cap_and_the_agent
     page = Page.parse(tab.html)
     assert page.texts("user") == ["still there?"]  # the refused prompt never reached the transcript
     assert page.texts("agent") == ["You said: still there?"]  # nor the agent
+
+
+async def test_the_inspector_keeps_a_bounded_number_of_bytes_and_says_how_much_it_dropped(
+    serve: Serve,
+) -> None:
+    server = serve("huge_tool_updates")
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    before = peak_rss(server.process.pid)
+
+    await tab.send(action="prompt", text="go")
+    await tab.wait_for(turn_finished("go"), timeout=120)
+
+    peak = peak_rss(server.process.pid)
+    print(f"server peak RSS: {before / MiB:.0f} MiB before, {peak / MiB:.0f} MiB after 300 MiB of updates")
+    assert peak - before < 150 * MiB  # it kept 326 MiB before the byte cap
+    await tab.send(action="inspector", open=True)
+    await tab.wait_for(lambda html: "were dropped to keep memory bounded" in html, timeout=30)
+    notes = re.findall(r'data-testid="inspector-note" data-dropped="(\d+)"[^>]*>([^<]*)', tab.html)
+    dropped, text = notes[-1]
+    assert int(dropped) >= 55
+    assert f"{dropped} older entries were dropped to keep memory bounded" in " ".join(text.split())
+    cookie = server.cookie()
+    kept = httpx.get(server.base + "/s/s1/inspector.jsonl", headers={"cookie": cookie}, timeout=30)
+    assert kept.status_code == 200 and len(kept.content) < 24 * MiB

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections import deque
 from collections.abc import Coroutine
 from typing import Any, Generic
 
@@ -30,8 +29,6 @@ from webclient.settings import Settings
 
 __all__ = ["SUGGESTION_GRACE_SECONDS", "Runtime"]
 
-WIRE_LOG_SIZE = 5000
-
 
 class Runtime(Generic[SinkT]):
     """One agent, any number of sessions, any number of tabs on each."""
@@ -43,7 +40,6 @@ class Runtime(Generic[SinkT]):
         wire_log: WireLog | None = None,
     ) -> None:
         self.settings = settings
-        self.wire_log: deque[tuple[str, dict[str, Any]]] = deque(maxlen=WIRE_LOG_SIZE)
         # Every message, routed by session, for the protocol inspector.
         self.inspector = wire_log if wire_log is not None else WireLog()
         self._sink_factory = sink_factory
@@ -457,8 +453,12 @@ class Runtime(Generic[SinkT]):
     def on_notice(self, notice: Notice) -> None:
         self.current.hub.mark(self.current.state.add_notice(notice))
 
+    @property
+    def wire_log(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every message the inspector still keeps, as (direction, message), in wire order."""
+        return self.inspector.messages()
+
     def on_wire(self, direction: str, message: dict[str, Any]) -> None:
-        self.wire_log.append((direction, message))
         entry = self.inspector.record(direction, message)
         # Connection-scope messages show in every session; a session's own only in it. The answer to a
         # session/new names an id no session has yet: the sessions still opening render it once theirs is set.
