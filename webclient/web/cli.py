@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import socket
 import sys
 import threading
@@ -109,6 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"webclient {__version__} is running at {url}", flush=True)
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
     server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully (stopping the agent's process group) on SIGINT and SIGTERM. A closed
+    # terminal sends SIGHUP, whose default would end us at once and leave the agent running: the
+    # agent has its own session, so the terminal's hangup does not reach it.
+    signal.signal(signal.SIGHUP, server.handle_exit)
     if settings.open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     with contextlib.suppress(KeyboardInterrupt):
