@@ -49,6 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="declare clientCapabilities._meta.jetbrains.air, so agents that only send their legacy "
         "suggestions to that client send them to us too",
     )
+    parser.add_argument(
+        "--protected",
+        action="append",
+        metavar="GLOB",
+        help="protect more paths (repeatable): a glob matched against the path relative to --cwd and "
+        "against the file name; a trailing / protects everything under a directory",
+    )
     parser.add_argument("--version", action="version", version=f"webclient {__version__}")
     return parser
 
@@ -68,6 +75,8 @@ def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
         overrides["prompt_suggestions"] = False
     if args.jetbrains_air_meta:
         overrides["jetbrains_air"] = True
+    if args.protected:
+        overrides["protected"] = tuple(args.protected)
     return Settings(**overrides)
 
 
