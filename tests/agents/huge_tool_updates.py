@@ -1,13 +1,18 @@
 """Heavy but legal: answers a prompt with one tool call and 60 updates of it, each carrying 5 MiB of
-`rawOutput` (300 MiB in all), then `end_turn`. The client must not keep them all."""
+`rawOutput` (300 MiB in all), then `end_turn`. The client must not keep them all.
+
+`huge_tool_updates.py [UPDATES [MIB]]` changes the count and the size of each.
+"""
 
 from __future__ import annotations
+
+import sys
 
 import wire
 
 SESSION = "heavy-1"
-UPDATES = 60
-OUTPUT = "o" * (5 * 1024 * 1024)
+UPDATES = int(sys.argv[1]) if len(sys.argv) > 1 else 60
+OUTPUT = "o" * int(float(sys.argv[2]) * 1024 * 1024 if len(sys.argv) > 2 else 5 * 1024 * 1024)
 
 while (msg := wire.read()) is not None:
     method = msg.get("method")

@@ -9,9 +9,9 @@ def test_keeps_the_last_lines_in_order_whatever_the_pieces() -> None:
     tail = StderrTail(max_lines=3)
     for piece in (b"one\ntw", b"o\nthr", b"ee\nfour\nfi", b"ve"):
         tail.feed(piece)
-    assert tail.lines() == ["three", "four", "five"]
+    assert tail.lines() == ["… [3 earlier lines not kept]", "four", "five"]
     tail.close()
-    assert tail.lines() == ["three", "four", "five"]
+    assert tail.lines() == ["… [3 earlier lines not kept]", "four", "five"]
 
 
 def test_a_long_line_keeps_its_beginning_and_says_how_much_was_cut() -> None:
@@ -25,9 +25,10 @@ def test_the_whole_tail_stays_under_its_byte_cap_and_keeps_the_newest() -> None:
     tail = StderrTail(max_lines=100, total_bytes=1000, line_bytes=300)
     for n in range(50):
         tail.feed(f"{n:02d} ".encode() + b"z" * 500 + b"\n")
-    lines = tail.lines()
+    note, *lines = tail.lines()
     assert sum(len(line.encode()) for line in lines) <= 1000
     assert lines[-1].startswith("49 zzz") and lines[-1].endswith("more bytes cut]")
+    assert note == f"… [{50 - len(lines)} earlier lines not kept]"
 
 
 def test_crlf_and_invalid_utf8_are_shown_readably() -> None:

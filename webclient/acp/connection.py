@@ -198,7 +198,7 @@ class AgentConnection:
                 level=NoticeLevel.ERROR,
                 text=f"the agent wrote a line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB "
                 "without a newline; webclient stopped the agent so that memory stays bounded",
-                detail=f"{size} bytes read without a newline",
+                detail=f"{size:,} bytes read without a newline",
             )
         )
         self._stopping = asyncio.ensure_future(self.process.stop(grace=0.5))

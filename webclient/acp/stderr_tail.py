@@ -27,6 +27,7 @@ class StderrTail:
         self._size = 0
         self._current = bytearray()  # the beginning of the line being written, at most line_bytes
         self._cut = 0  # bytes of the current line beyond line_bytes, counted but not kept
+        self._dropped = 0  # whole lines that went to keep the bounds
 
     def feed(self, data: bytes) -> None:
         """Take the next piece of the stream."""
@@ -42,8 +43,14 @@ class StderrTail:
             self._end_line()
 
     def lines(self) -> list[str]:
+        """The tail, oldest first; a first line says how many earlier lines were not kept."""
         pending = [self._render(bytes(self._current), self._cut)] if self._current or self._cut else []
-        return [*self._lines, *pending][-self._max_lines :]
+        kept = [*self._lines, *pending]
+        if not self._dropped and len(kept) <= self._max_lines:
+            return kept
+        room = max(1, self._max_lines - 1)  # the note takes a line of its own
+        dropped = self._dropped + max(0, len(kept) - room)
+        return [f"… [{dropped} earlier lines not kept]", *kept[-room:]]
 
     def _take(self, piece: bytes) -> None:
         room = self._line_bytes - len(self._current)
@@ -58,6 +65,7 @@ class StderrTail:
         self._size += len(line.encode("utf-8"))
         while len(self._lines) > self._max_lines or (self._size > self._total_bytes and len(self._lines) > 1):
             self._size -= len(self._lines.popleft().encode("utf-8"))
+            self._dropped += 1
 
     @staticmethod
     def _render(kept: bytes, cut: int) -> str:
