@@ -5,6 +5,7 @@ Each state is screenshotted at desktop and phone size, light and dark, into e2e/
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -128,3 +129,21 @@ def test_a_reused_sign_in_link_gets_a_page_that_says_what_to_do(
     expect(page).to_have_url(re.compile(r"/$"))
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     assert httpx.get(server.url, follow_redirects=False).status_code == 401
+
+
+def test_a_fifo_the_agent_asks_to_read_is_refused_and_the_page_says_so(
+    page: Page, scripted: Start, tmp_path: Path
+) -> None:
+    fifo = tmp_path / "build.pipe"
+    os.mkfifo(fifo)
+    server = scripted("asks_client")
+    sign_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, f"read {fifo}")
+    notice = page.get_by_test_id("notice").filter(has_text="refused the agent's request to read")
+    expect(notice).to_contain_text("is a FIFO, not a regular file")
+    # The agent got a JSON-RPC error (it reports every answer as a message), and the page stays usable.
+    answer = page.locator('[data-testid="message"][data-role="agent"]').last
+    expect(answer).to_contain_text('"error"')
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    shoot_all(page, "fifo-refused")

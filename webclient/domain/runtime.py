@@ -484,7 +484,7 @@ class Runtime(Generic[SinkT]):
         except FileMissing as exc:
             raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, str(exc)) from None
         except FileAccessError as exc:
-            self._refused(live, "read", path, exc)
+            self._refused(live, "read", exc)
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
 
     async def write_text_file(self, session_id: str, path: str, content: str) -> None:
@@ -492,7 +492,7 @@ class Runtime(Generic[SinkT]):
         try:
             await live.write_text_file(path, content)
         except FileAccessError as exc:
-            self._refused(live, "write", path, exc)
+            self._refused(live, "write", exc)
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
 
     def _session_for_request(self, session_id: str) -> LiveSession[SinkT]:
@@ -502,8 +502,9 @@ class Runtime(Generic[SinkT]):
         return live
 
     @staticmethod
-    def _refused(live: LiveSession[SinkT], verb: str, path: str, exc: Exception) -> None:
-        live.notice(NoticeLevel.WARNING, f"refused the agent's request to {verb} {path}: {exc}")
+    def _refused(live: LiveSession[SinkT], verb: str, exc: Exception) -> None:
+        # Every FileAccessError begins with the path, so the notice names it once.
+        live.notice(NoticeLevel.WARNING, f"refused the agent's request to {verb} a file: {exc}")
 
     # --- helpers ----------------------------------------------------------------------------------------
 
