@@ -225,3 +225,11 @@ def test_a_new_file_is_never_executable_and_an_existing_one_keeps_its_mode(
     (root / "a.txt").chmod(0o640)
     files.write_text(str(root / "a.txt"), "changed\n")
     assert stat.S_IMODE((root / "a.txt").stat().st_mode) == 0o640
+
+
+def test_an_existing_file_over_the_cap_is_not_replaced(root: Path) -> None:
+    (root / "big.txt").write_text("x" * 101)
+    files = FileAccess([root], max_bytes=100)
+    with pytest.raises(FileTooLarge, match="it is not replaced"):
+        files.write_text(str(root / "big.txt"), "small")
+    assert (root / "big.txt").read_text() == "x" * 101

@@ -145,6 +145,11 @@ class FileAccess:
             return self._read(real, path, 0, None)
         except _Absent:
             return None
+        except FileTooLarge:  # the read's advice (line and limit) does not apply to a write
+            raise FileTooLarge(
+                f"{path!r} is more than {self.max_bytes} bytes; it is not replaced, since the change "
+                "could not be shown"
+            ) from None
 
     def _read(self, real: Path, path: str, start: int, count: int | None) -> str:
         try:
