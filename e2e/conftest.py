@@ -8,6 +8,7 @@ to docs/ when WEBCLIENT_UPDATE_SCREENSHOTS=1.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -81,6 +82,20 @@ def e2e_workspace(tmp_path: Path) -> Path:
 def server(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
     with run_server(cwd=e2e_workspace, env={"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}) as live:
         yield live
+
+
+def sign_in(page: Page, server: LiveServer) -> None:
+    """Open the app as its user does: the printed link in the first browser context, and in every later
+    one the cookie that link gave (the token signs in only once per start)."""
+    if server.signed_in is None:
+        page.goto(server.url)
+        page.wait_for_url(re.compile(r"/$"))  # the token left the address bar
+        [cookie] = [c for c in page.context.cookies() if c["name"].startswith("webclient_")]
+        server.signed_in = f"{cookie['name']}={cookie['value']}"
+        return
+    name, value = server.signed_in.split("=", 1)
+    page.context.add_cookies([{"name": name, "value": value, "url": server.base + "/"}])
+    page.goto(server.base + "/")
 
 
 def screenshot(page: Page, name: str) -> Path:

@@ -6,12 +6,12 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import screenshot
+from e2e.conftest import screenshot, sign_in
 from tests.live import LiveServer
 
 
 def open_app(page: Page, server: LiveServer) -> None:
-    page.goto(server.url)
+    sign_in(page, server)
     expect(page).to_have_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
 

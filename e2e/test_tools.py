@@ -6,7 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import screenshot
+from e2e.conftest import screenshot, sign_in
 from e2e.test_conversation import open_app
 from tests.live import LiveServer
 
@@ -90,5 +90,5 @@ def test_cancel_while_a_request_is_pending_answers_it_cancelled(page: Page, serv
 
 def open_app_waiting(page: Page, server: LiveServer) -> None:
     """Open the app while a turn runs (the status is `working`, not `ready`)."""
-    page.goto(server.url)
+    sign_in(page, server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "working")

@@ -38,6 +38,7 @@ class LiveServer:
     url: str
     process: subprocess.Popen[str]
     output: list[str] = field(default_factory=list)
+    signed_in: str | None = None  # "name=value" of the session cookie, once the token was exchanged
 
     @property
     def base(self) -> str:
@@ -61,10 +62,13 @@ class LiveServer:
         return response.headers["location"].rsplit("/", 1)[1]
 
     def cookie(self) -> str:
-        """Exchange the token for the session cookie, as a browser's first visit does."""
-        response = httpx.get(self.url, follow_redirects=False)
-        assert response.status_code == 303, response.text
-        return response.headers["set-cookie"].split(";", 1)[0]
+        """The session cookie: the token is exchanged for it on the first call, as a browser's first
+        visit does, and the same cookie is returned after that (the token signs in only once)."""
+        if self.signed_in is None:
+            response = httpx.get(self.url, follow_redirects=False)
+            assert response.status_code == 303, response.text
+            self.signed_in = response.headers["set-cookie"].split(";", 1)[0]
+        return self.signed_in
 
     def log(self) -> str:
         return "".join(self.output)
@@ -157,6 +161,8 @@ async def open_tab(server: LiveServer, cookie: str | None = None, session: str |
     cookie = cookie or server.cookie()
     local_id = session or server.most_recent_session(cookie)
     socket = await websockets.connect(
-        server.ws_url(local_id), additional_headers={"cookie": cookie, "origin": server.base}
+        server.ws_url(local_id),
+        additional_headers={"cookie": cookie, "origin": server.base},
+        max_size=256 * 1024 * 1024,  # a browser takes frames of any size; large tool output makes large ones
     )
     return Tab(socket)

@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     initialize_timeout: float = Field(default=30.0, gt=0)
     flush_interval: float = Field(default=0.1, ge=0)
     stderr_tail_lines: int = Field(default=30, ge=1)
+    # Globs added to the protected set (webclient.domain.protected); in the environment, a JSON list.
+    protected: tuple[str, ...] = ()
 
     @field_validator("cwd")
     @classmethod

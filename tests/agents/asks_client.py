@@ -1,6 +1,7 @@
 """Sends the client requests (permission, fs reads and writes) named in the prompt and reports each answer.
 
-Prompt words: `permission` asks to run a tool; `read PATH`, `write PATH TEXT` use the client's files.
+Prompt words: `permission` asks to run a tool; `read PATH [LINE LIMIT]`, `write PATH TEXT` use the
+client's files.
 Every answer (result or error) comes back as an agent message, so a test sees what the client said.
 """
 
@@ -32,8 +33,10 @@ def answer(request_id: str, text: str) -> dict:
     if words[0] == "permission":
         tool = {"toolCallId": "t1", "title": "rm -rf build/", "kind": "execute", "rawInput": {"cmd": "rm"}}
         return ask(request_id, "session/request_permission", {"toolCall": tool, "options": OPTIONS})
-    if words[0] == "read":
-        return ask(request_id, "fs/read_text_file", {"path": words[1]})
+    if words[0] == "read":  # read PATH [LINE LIMIT]
+        path, *rest = text.split(" ")[1:]
+        extra = {"line": int(rest[0]), "limit": int(rest[1])} if rest else {}
+        return ask(request_id, "fs/read_text_file", {"path": path, **extra})
     return ask(request_id, "fs/write_text_file", {"path": words[1], "content": words[2]})
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -87,6 +88,11 @@ class Page:
 
     def notices_with(self, text: str) -> list[str]:
         return [n for n in self.notices if text in n]
+
+    def notice_counts(self, text: str) -> list[int]:
+        """How often each notice containing `text` was repeated (its count badge; 1 without one)."""
+        counts = (re.search(r"\u00d7(\d+)", n) for n in self.notices_with(text))
+        return [int(c.group(1)) if c else 1 for c in counts]
 
     @property
     def messages(self) -> list[tuple[str, str]]:
@@ -214,21 +220,17 @@ class Harness:
     """A started `SessionRegistry` with a real agent subprocess, and the session a test drives.
 
     The methods mirror what a tab asks for; where the domain refuses (`Refused`), they return its
-    message instead, so a test can assert both outcomes. `wire` keeps every JSON-RPC message in wire
-    order, read off the same listener calls the protocol inspector gets.
+    message instead, so a test can assert both outcomes.
     """
 
     def __init__(self, settings: Settings) -> None:
         self.registry = SessionRegistry(settings, PendingChanges.factory, WireLog())
-        self.wire_log: list[tuple[str, dict[str, Any]]] = []
-        record = self.registry.on_wire
-
-        def on_wire(direction: str, message: dict[str, Any]) -> None:
-            self.wire_log.append((direction, message))
-            record(direction, message)
-
-        self.registry.on_wire = on_wire  # type: ignore[method-assign]
         self.current = self.registry.most_recent()
+
+    @property
+    def wire_log(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every JSON-RPC message the protocol inspector keeps, in wire order."""
+        return self.registry.wire_log.messages()
 
     @property
     def state(self) -> SessionState:

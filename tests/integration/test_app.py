@@ -83,17 +83,26 @@ def test_a_prompt_while_the_agent_is_working_is_refused_in_that_tab_only(
         assert page.texts("agent") == ["first half, second half."]
 
 
-async def test_stopping_the_server_kills_the_agent_and_its_children(serve: Serve, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "signals",
+    [(signal.SIGTERM,), (signal.SIGINT,), (signal.SIGINT, signal.SIGINT), (signal.SIGHUP,)],
+    ids=["SIGTERM", "Ctrl+C", "Ctrl+C twice", "terminal closed"],
+)
+async def test_stopping_the_server_kills_the_agent_and_its_children(
+    serve: Serve, tmp_path: Path, signals: tuple[signal.Signals, ...]
+) -> None:
     pid_file = tmp_path / "pids"
     server = serve("spawns_child", str(pid_file))
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
+    await tab.send(action="prompt", text="hello")  # a turn in progress, or just finished
     agent_pid, child_pid = await read_pids(pid_file, 2)
     assert pid_alive(agent_pid) and pid_alive(child_pid)
 
-    server.process.terminate()
-    # uvicorn shuts down gracefully, then re-raises the SIGTERM it caught.
-    assert server.process.wait(timeout=15) in (0, -signal.SIGTERM)
+    for sig in signals:  # a second Ctrl+C makes uvicorn quit without waiting for the graceful shutdown
+        server.process.send_signal(sig)
+    # uvicorn shuts down gracefully, then re-raises the signal it caught.
+    assert server.process.wait(timeout=15) in (0, 1, -sig, 128 + sig)
 
     await eventually(lambda: not (pid_alive(agent_pid) or pid_alive(child_pid)), 5.0, "agent and child gone")
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import stat
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,7 +16,14 @@ import pytest
 from tests.integration.support import Harness, eventually
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.state import FileWriteItem, MessageItem, PermissionItem, PermissionState
+from webclient.domain.files import MAX_FILE_BYTES
+from webclient.domain.state import (
+    FileWriteItem,
+    MessageItem,
+    NoticeItem,
+    PermissionItem,
+    PermissionState,
+)
 from webclient.errors import Refused
 from webclient.settings import Settings
 
@@ -188,3 +198,50 @@ async def test_demo_edit_cancelled_while_asking_writes_nothing_and_refuses_a_lat
 
 def writes(runtime: Harness) -> list[FileWriteItem]:
     return [i for i in runtime.state.items if isinstance(i, FileWriteItem)]
+
+
+# --- only regular files, never blocking the server ------------------------------------------------------
+
+
+def notices(runtime: Harness) -> list[str]:
+    return [i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem)]
+
+
+async def test_a_fifo_is_neither_read_nor_written_and_the_server_stays_responsive(workspace: Path) -> None:
+    fifo = workspace / "pipe"
+    os.mkfifo(fifo)
+    async with running(workspace) as runtime:
+        # Before, this read blocked the event loop until something wrote to the FIFO: the test hung.
+        reply = await ask(runtime, f"read {fifo}")
+        assert reply["error"]["data"] == {"path": str(fifo)}
+        assert "not a regular file" in reply["error"]["message"]
+        reply = await ask(runtime, f"write {fifo} pwned")
+        assert "not a regular file" in reply["error"]["message"]
+        assert stat.S_ISFIFO(fifo.stat().st_mode)
+        assert not writes(runtime)
+        refused = [n for n in notices(runtime) if n.startswith("refused the agent's request")]
+        assert len(refused) == 2 and all("not a regular file" in n for n in refused)
+
+
+async def test_a_unix_socket_is_not_read(workspace: Path) -> None:
+    path = workspace / "s.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        server.listen(1)
+        async with running(workspace) as runtime:
+            reply = await ask(runtime, f"read {path}")
+            assert "not a regular file" in reply["error"]["message"]
+
+
+async def test_a_read_over_the_cap_gets_a_clear_error_but_a_slice_of_it_is_served(workspace: Path) -> None:
+    big = workspace / "big.log"
+    with big.open("w") as f:
+        f.write("first line\n")
+        f.write("x" * (MAX_FILE_BYTES + 10) + "\n")
+        f.write("last line\n")
+    async with running(workspace) as runtime:
+        reply = await ask(runtime, f"read {big}")
+        assert "more than the 10485760 bytes allowed" in reply["error"]["message"]
+        assert "line and limit" in reply["error"]["message"]
+        reply = await ask(runtime, f"read {big} 3 1")
+        assert reply == {"result": {"content": "last line\n"}}

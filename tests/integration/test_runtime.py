@@ -71,7 +71,9 @@ async def test_crash_mid_answer_shows_exit_code_and_stderr_and_restart_brings_th
     assert page.texts("user") == ["summarise the project"]  # the transcript survives the restart
 
 
-async def test_lines_that_are_not_json_rpc_each_show_a_notice_and_the_prompt_completes(serve: Serve) -> None:
+async def test_lines_that_are_not_json_rpc_show_as_a_notice_with_a_count_and_the_prompt_completes(
+    serve: Serve,
+) -> None:
     server = serve("garbage_stdout")
     tab = await open_tab(server)
 
@@ -81,10 +83,12 @@ async def test_lines_that_are_not_json_rpc_each_show_a_notice_and_the_prompt_com
 
     page = Page.parse(tab.html)
     garbage = page.notices_with("the agent wrote a line that is not JSON-RPC")
-    assert len(garbage) == 6
-    assert any("DEBUG: tokens=17" in n for n in garbage)
-    # (a notice between two chunks ends the agent's message bubble; the text itself is all there)
-    assert " ".join(page.texts("agent")) == "first half, second half"
+    # Three at start (before the prompt), three during the turn: one notice each, counted.
+    assert len(garbage) == 2
+    assert page.notice_counts("the agent wrote a line that is not JSON-RPC") == [3, 3]
+    assert "{not json either" in garbage[1]  # the latest line shows
+    # The first notice in the turn ends the agent's message bubble; its repeats do not.
+    assert page.texts("agent") == ["first half,", "second half"]
 
 
 async def test_agent_that_never_initializes_times_out_with_a_notice_and_is_reaped(
@@ -220,3 +224,20 @@ async def test_crash_is_reported_even_while_a_child_of_the_agent_holds_its_pipes
     assert reaped(agent_pid)
     # the rest of the agent's process group was stopped with it (it dies a moment after, so poll)
     await eventually(lambda: not pid_alive(child_pid), 5.0, "the agent's child to die")
+
+
+async def test_an_agent_logging_to_stdout_gets_one_counted_notice_and_its_answer_stays_whole(
+    serve: Serve,
+) -> None:
+    server = serve("stdout_logger")
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    await tab.send(action="prompt", text="go")
+    await tab.wait_for(turn_finished("go"), timeout=60)
+
+    page = Page.parse(tab.html)
+    [notice] = page.notices_with("not JSON-RPC")
+    assert "log: step 199" in notice
+    assert page.notice_counts("not JSON-RPC") == [200]
+    # One break in the answer, where the first notice came; the 199 repeats leave it whole.
+    assert page.texts("agent") == ["0", " ".join(str(n) for n in range(1, 200))]

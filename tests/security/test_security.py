@@ -66,7 +66,15 @@ def test_a_wrong_token_is_refused_with_401_and_sets_no_cookie(server: LiveServer
     assert "set-cookie" not in response.headers
 
 
-def test_the_right_token_redirects_to_the_clean_url_with_a_strict_httponly_cookie(server: LiveServer) -> None:
+@pytest.fixture
+def fresh(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server of its own, whose token nobody has used yet."""
+    with run_server(scripted_agent("echo_agent"), cwd=tmp_path) as live:
+        yield live
+
+
+def test_the_right_token_redirects_to_the_clean_url_with_a_strict_httponly_cookie(fresh: LiveServer) -> None:
+    server = fresh
     response = httpx.get(server.url, follow_redirects=False)
 
     assert response.status_code == 303
@@ -77,6 +85,52 @@ def test_the_right_token_redirects_to_the_clean_url_with_a_strict_httponly_cooki
     assert "httponly" in attributes
     assert "samesite=strict" in attributes
     assert server.token not in set_cookie  # the cookie is not the token itself
+
+
+def test_the_token_signs_in_once_and_a_second_exchange_gets_401_and_a_page_saying_what_to_do(
+    fresh: LiveServer,
+) -> None:
+    cookie = fresh.cookie()
+
+    again = httpx.get(fresh.url, follow_redirects=False)
+
+    assert again.status_code == 401
+    assert "set-cookie" not in again.headers
+    assert again.headers["content-type"].startswith("text/html")
+    assert 'data-testid="sign-in-refused"' in again.text and "already used" in again.text
+    assert "open the printed link again" in again.text and "restart webclient" in again.text
+    assert "style=" not in again.text and "<script" not in again.text
+    assert again.headers["content-security-policy"] == csp_header(fresh)
+    # The browser that signed in may open the printed link again: it is sent on, with no new cookie.
+    same = httpx.get(fresh.url, headers={"cookie": cookie}, follow_redirects=False)
+    assert same.status_code == 303 and same.headers["location"] == "/"
+    assert "set-cookie" not in same.headers
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("//attacker.example/", "/attacker.example/"),
+        ("/\\attacker.example/", "/attacker.example/"),
+        ("///attacker.example/x", "/attacker.example/x"),
+        ("/s/s1", "/s/s1"),
+    ],
+)
+def test_the_token_exchange_redirects_only_to_our_own_paths(
+    fresh: LiveServer, path: str, expected: str
+) -> None:
+    # The first exchange (real token, no cookie) and a later one (with the cookie) alike.
+    first = httpx.get(f"{fresh.base}{path}?token={fresh.token}", follow_redirects=False)
+    assert first.status_code == 303 and first.headers["location"] == expected
+    cookie = first.headers["set-cookie"].split(";", 1)[0]
+    later = httpx.get(
+        f"{fresh.base}{path}?token={fresh.token}", headers={"cookie": cookie}, follow_redirects=False
+    )
+    assert later.status_code == 303 and later.headers["location"] == expected
+
+
+def csp_header(server: LiveServer) -> str:
+    return httpx.get(server.base + "/static/app.css").headers["content-security-policy"]
 
 
 def test_the_page_with_the_cookie_is_served_with_a_strict_csp_and_no_referrer(
@@ -210,3 +264,15 @@ def test_a_non_loopback_host_without_allow_remote_exits_with_code_2_and_says_why
     assert f"refusing to listen on {host!r}" in result.stderr
     assert "--allow-remote" in result.stderr
     assert "running at" not in result.stdout
+
+
+@pytest.mark.parametrize("host", ["127.0.0.2", "localhost"])
+def test_any_loopback_host_serves_the_printed_url(tmp_path: Path, host: str) -> None:
+    with run_server(scripted_agent("echo_agent"), cwd=tmp_path, extra_args=["--host", host]) as live:
+        assert live.base.startswith(f"http://{host}:")
+        response = httpx.get(live.url, follow_redirects=True)
+
+        assert response.status_code == 200, response.text
+        assert 'data-testid="composer"' in response.text
+        foreign = httpx.get(live.base + "/", headers={"host": f"evil.example:{live.port}"})
+        assert foreign.status_code == 400

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from webclient.domain.files import (
     FileAccess,
     FileAccessDenied,
     FileMissing,
+    FileNotRegular,
     FileNotText,
     FileTooLarge,
     WriteResult,
@@ -191,3 +194,42 @@ def test_writing_through_an_escaping_symlinked_file_is_refused(
     with pytest.raises(FileAccessDenied):
         files.write_text(str(root / "link.txt"), "pwned\n")
     assert (outside / "secret.txt").read_text() == "secret\n"
+
+
+def test_a_fifo_is_refused_without_blocking(files: FileAccess, root: Path) -> None:
+    os.mkfifo(root / "pipe")
+    with pytest.raises(FileNotRegular, match="a FIFO"):
+        files.read_text(str(root / "pipe"))
+    with pytest.raises(FileNotRegular):
+        files.write_text(str(root / "pipe"), "x")
+
+
+def test_a_slice_of_a_file_over_the_cap_can_be_read_but_not_the_whole(root: Path) -> None:
+    (root / "big.txt").write_text("a\n" + "x" * 200 + "\nz\n")
+    files = FileAccess([root], max_bytes=100)
+    assert files.read_text(str(root / "big.txt"), 3, 1) == "z\n"
+    assert files.read_text(str(root / "big.txt"), 1, 1) == "a\n"
+    with pytest.raises(FileTooLarge, match="line and limit"):
+        files.read_text(str(root / "big.txt"), 2, 1)
+
+
+def test_a_new_file_is_never_executable_and_an_existing_one_keeps_its_mode(
+    files: FileAccess, root: Path
+) -> None:
+    old = os.umask(0)
+    try:
+        files.write_text(str(root / "new.sh"), "#!/bin/sh\n")
+    finally:
+        os.umask(old)
+    assert (root / "new.sh").stat().st_mode & 0o111 == 0
+    (root / "a.txt").chmod(0o640)
+    files.write_text(str(root / "a.txt"), "changed\n")
+    assert stat.S_IMODE((root / "a.txt").stat().st_mode) == 0o640
+
+
+def test_an_existing_file_over_the_cap_is_not_replaced(root: Path) -> None:
+    (root / "big.txt").write_text("x" * 101)
+    files = FileAccess([root], max_bytes=100)
+    with pytest.raises(FileTooLarge, match="it is not replaced"):
+        files.write_text(str(root / "big.txt"), "small")
+    assert (root / "big.txt").read_text() == "x" * 101

@@ -199,3 +199,43 @@ def test_message_content_is_escaped_in_the_panel() -> None:
     log.record("in", notification("session/update", sessionId="A", update={"text": "<img src=x onerror=1>"}))
     frame = feed.batch().frame_for(Cursor())
     assert "<img" not in frame and "&lt;img src=x onerror=1&gt;" in frame
+
+
+def big_update(session_id: str, n: int, size: int) -> dict[str, Any]:
+    return notification(
+        "session/update",
+        sessionId=session_id,
+        update={"sessionUpdate": "tool_call_update", "toolCallId": f"t{n}", "rawOutput": "o" * size},
+    )
+
+
+def test_each_scope_is_bounded_in_bytes_too_and_keeps_the_newest() -> None:
+    log = WireLog(scope_bytes=10_000)
+    log.record("in", update("B", "plan"))
+    for n in range(10):
+        log.record("in", big_update("A", n, 3_000))
+    kept = log.view("A")
+    assert [e.message["params"]["update"]["toolCallId"] for e in kept] == ["t7", "t8", "t9"]
+    assert sum(e.size for e in kept) <= 10_000
+    assert log.dropped("A") == 7 and log.dropped("B") == 0
+    assert [m["params"]["sessionId"] for _, m in log.messages()] == ["B", "A", "A", "A"]
+
+
+def test_one_message_over_the_byte_cap_is_still_shown_alone() -> None:
+    log = WireLog(scope_bytes=1_000)
+    log.record("in", big_update("A", 1, 5_000))
+    log.record("in", big_update("A", 2, 5_000))
+    assert [e.message["params"]["update"]["toolCallId"] for e in log.view("A")] == ["t2"]
+    assert log.dropped("A") == 1
+
+
+def test_the_panel_says_how_many_older_entries_were_dropped() -> None:
+    log = WireLog(scope_bytes=10_000)
+    state = SessionState()
+    state.session_id = "A"
+    for n in range(60):
+        log.record("in", big_update("A", n, 3_000))
+    frame = InspectorFeed(log, state).batch().frame_for(Cursor())
+    assert frame.count('data-testid="inspector-entry"') == 3
+    assert "57 older entries were dropped to keep memory bounded." in frame
+    assert "download to see" not in frame  # the download does not have them either

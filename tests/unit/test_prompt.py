@@ -56,7 +56,7 @@ def test_a_bad_attachment_rejects_the_whole_prompt(raw: str, reason: str) -> Non
 
 def test_too_many_attachments_are_refused() -> None:
     with pytest.raises(PromptRejected, match="at most"):
-        compose("hi", [json.dumps(LINK)] * (MAX_ATTACHMENTS + 1), {})
+        compose("hi", [json.dumps(LINK)] * (MAX_ATTACHMENTS + 1), NONE)
 
 
 def test_prompt_action_takes_one_attachment_as_a_string_or_several_as_a_list() -> None:
@@ -71,3 +71,13 @@ def test_prompt_action_takes_one_attachment_as_a_string_or_several_as_a_list() -
 def test_edit_suggestion_action_names_a_list_and_an_index() -> None:
     action = parse_action(json.dumps({"action": "edit_suggestion", "generation": "3", "index": "1"}))
     assert action == EditSuggestionAction(action="edit_suggestion", generation=3, index=1)
+
+
+def test_attachments_count_toward_the_prompt_cap() -> None:
+    block = json.dumps({"type": "text", "text": "x" * 190_000})
+    with pytest.raises(PromptRejected, match=r"9,50\d,\d+ characters, more than the 200,000 allowed"):
+        compose("", [block] * 50, NONE)
+    small = json.dumps({"type": "text", "text": "y" * 99_000})
+    with pytest.raises(PromptRejected, match="more than the 200,000"):
+        compose("z" * 3_000, [small, small], NONE)
+    assert len(compose("z" * 1_000, [small, small], NONE).wire) == 3

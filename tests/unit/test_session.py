@@ -409,3 +409,19 @@ def test_auth_methods_are_stored_and_mark_the_auth_region() -> None:
     methods = (AuthMethod(id="login", name="Log in"),)
     assert state.set_auth_methods(methods) == {Aspect.SIGN_IN}
     assert state.auth_methods == methods
+
+
+def test_a_repeated_notice_counts_up_until_the_user_sends_a_prompt() -> None:
+    state = SessionState()
+    first = state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC", detail="a"))
+    assert state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC", detail="b")) == first
+    [item] = [i for i in state.items if isinstance(i, NoticeItem)]
+    assert (item.repeats, item.notice.detail) == (2, "b")
+
+    state.add_notice(Notice(level=NoticeLevel.ERROR, text="not JSON-RPC"))  # another level: its own
+    state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC"))  # not the last one any more
+    assert [i.repeats for i in state.items if isinstance(i, NoticeItem)] == [2, 1, 1]
+
+    state.add_user_message([TextPart(text="go")])
+    state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC"))
+    assert [i.repeats for i in state.items if isinstance(i, NoticeItem)] == [2, 1, 1, 1]

@@ -119,3 +119,15 @@ def test_settings_are_frozen(tmp_path: Path) -> None:
     chosen = settings(tmp_path)
     with pytest.raises(ValidationError):
         chosen.host = "0.0.0.0"  # type: ignore[misc]
+
+
+def test_protected_globs_come_from_the_command_line_or_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from webclient.web.cli import settings_from_args
+
+    chosen = settings_from_args(["--cwd", str(tmp_path), "--protected", "*.lock", "--protected", "secrets/"])
+    assert chosen.protected == ("*.lock", "secrets/")
+    assert settings_from_args(["--cwd", str(tmp_path)]).protected == ()
+    monkeypatch.setenv("WEBCLIENT_PROTECTED", '["deploy/"]')
+    assert settings_from_args(["--cwd", str(tmp_path)]).protected == ("deploy/",)

@@ -174,3 +174,39 @@ async def test_close_sends_eof_and_closes_once() -> None:
     writer.eof = False
     await t.close()
     assert writer.eof is False
+
+
+def capped(data: bytes, max_line: int) -> tuple[NdjsonTransport, list[int]]:
+    reader = asyncio.StreamReader(limit=64)  # small, so long lines take the chunked path
+    reader.feed_data(data)
+    reader.feed_eof()
+    overflows: list[int] = []
+    t = NdjsonTransport(
+        reader,
+        FakeWriter(),  # type: ignore[arg-type]
+        lambda _: None,
+        on_overflow=overflows.append,
+        max_line=max_line,
+    )
+    return t, overflows
+
+
+async def test_a_line_at_the_cap_is_delivered() -> None:
+    message = {"pad": "x" * 990}
+    data = line(message)
+    t, overflows = capped(data + line({"next": 1}), max_line=len(data) - 1)
+    assert await receive_all(t) == [message, {"next": 1}]
+    assert overflows == []
+
+
+async def test_a_line_over_the_cap_ends_the_stream_and_reports_how_much_was_read() -> None:
+    t, overflows = capped(b"x" * 5000 + b"\n" + line({"after": 1}), max_line=1000)
+    assert await t.receive() is None
+    assert await t.receive() is None  # nothing after it is read: the agent is no longer understood
+    assert len(overflows) == 1 and 1000 < overflows[0] <= 1000 + 64 + 1
+
+
+async def test_an_endless_last_line_over_the_cap_ends_the_stream_too() -> None:
+    t, overflows = capped(b"y" * 3000, max_line=1000)
+    assert await t.receive() is None
+    assert len(overflows) == 1

@@ -51,9 +51,11 @@ class AgentListener(Protocol):
 
     async def request_permission(self, request: PermissionRequest) -> PermissionOutcome: ...
 
-    def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str: ...
+    async def read_text_file(
+        self, session_id: str, path: str, line: int | None, limit: int | None
+    ) -> str: ...
 
-    def write_text_file(self, session_id: str, path: str, content: str) -> None: ...
+    async def write_text_file(self, session_id: str, path: str, content: str) -> None: ...
 
 
 class AgentConnection:
@@ -73,6 +75,7 @@ class AgentConnection:
         self._conn: Connection | None = None
         self._router: Any = None
         self.info: AgentInfo | None = None
+        self._stopping: asyncio.Future[None] | None = None  # a stop the agent's output forced
 
     async def start(self) -> AgentInfo:
         """Spawn the agent and complete `initialize`. Raises AgentError subclasses on failure."""
@@ -81,7 +84,7 @@ class AgentConnection:
         await self.process.start()
         proc = self.process.process
         assert proc.stdout is not None and proc.stdin is not None
-        transport = NdjsonTransport(proc.stdout, proc.stdin, self._on_garbage)
+        transport = NdjsonTransport(proc.stdout, proc.stdin, self._on_garbage, on_overflow=self._on_overflow)
         self._router = build_client_router(_ClientRequests(self._listener))  # type: ignore[arg-type]
         self._conn = Connection(
             self._handle,
@@ -208,6 +211,20 @@ class AgentConnection:
             )
         )
 
+    def _on_overflow(self, size: int) -> None:
+        # The transport stopped reading mid-line; the agent cannot be understood any more, so it stops.
+        from webclient.acp.transport import MAX_LINE_BYTES
+
+        self._listener.on_notice(
+            Notice(
+                level=NoticeLevel.ERROR,
+                text=f"the agent wrote a line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB "
+                "without a newline; webclient stopped the agent so that memory stays bounded",
+                detail=f"{size:,} bytes read without a newline",
+            )
+        )
+        self._stopping = asyncio.ensure_future(self.process.stop(grace=0.5))
+
     async def _exited_error(self) -> AgentExitedError:
         code: int | None = None
         with contextlib.suppress(asyncio.TimeoutError):
@@ -241,7 +258,7 @@ class _ClientRequests:
         from acp.schema import ReadTextFileResponse
 
         try:
-            content = self._listener.read_text_file(session_id, path, line, limit)
+            content = await self._listener.read_text_file(session_id, path, line, limit)
         except RequestRefused as exc:
             raise RequestError(exc.code, str(exc), {"path": path}) from None
         return ReadTextFileResponse(content=content)
@@ -250,7 +267,7 @@ class _ClientRequests:
         from acp.schema import WriteTextFileResponse
 
         try:
-            self._listener.write_text_file(session_id, path, content)
+            await self._listener.write_text_file(session_id, path, content)
         except RequestRefused as exc:
             raise RequestError(exc.code, str(exc), {"path": path}) from None
         return WriteTextFileResponse()

@@ -6,14 +6,17 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from webclient.acp.stderr_tail import StderrTail
 from webclient.errors import AgentStartError
 
-# Lines of JSON can be large (file contents, images); asyncio's default 64 KiB limit is too small.
-STREAM_LIMIT = 16 * 1024 * 1024
+# How much asyncio buffers of the agent's stdout before a line counts as long. Long lines are legal (file
+# contents, images) and the transport reassembles them up to its own cap; a small buffer keeps the
+# memory an endless line can take close to that cap.
+STREAM_LIMIT = 1024 * 1024
+STDERR_READ = 64 * 1024
 EXIT_POLL_INTERVAL = 0.05
 # Variables passed to every agent besides the usual login ones: real agents need their own config.
 INHERITED_ENV = (
@@ -50,7 +53,7 @@ class AgentProcess:
         self.argv = list(argv)
         self.cwd = cwd
         self._extra_env = dict(extra_env or {})
-        self._stderr: deque[str] = deque(maxlen=stderr_lines)
+        self._stderr = StderrTail(max_lines=stderr_lines)
         self._process: asyncio.subprocess.Process | None = None
         self._stderr_task: asyncio.Task[None] | None = None
 
@@ -89,8 +92,8 @@ class AgentProcess:
         return self._process.returncode if self._process else None
 
     def stderr_tail(self) -> list[str]:
-        """The last lines the agent wrote to stderr."""
-        return list(self._stderr)
+        """The last lines the agent wrote to stderr (at most 64 KiB in all, long lines cut)."""
+        return self._stderr.lines()
 
     async def wait(self) -> int:
         """Wait for the process to end; return its exit code after stderr has been read to the end."""
@@ -146,11 +149,7 @@ class AgentProcess:
         stream = self.process.stderr
         if stream is None:
             return
-        while True:
-            try:
-                line = await stream.readline()
-            except ValueError:  # a line over the limit: keep what we can, then go on
-                line = await stream.read(STREAM_LIMIT)
-            if not line:
-                return
-            self._stderr.append(line.decode("utf-8", errors="replace").rstrip("\n"))
+        # Pieces, not readline(): a line of any length then costs no more than the tail keeps of it.
+        while data := await stream.read(STDERR_READ):
+            self._stderr.feed(data)
+        self._stderr.close()

@@ -14,17 +14,30 @@ from collections.abc import Callable
 from typing import Any
 
 GarbageCallback = Callable[[str], None]
+OverflowCallback = Callable[[int], None]
+# The longest line we take in (a message with a large file or image is legal and long). A longer one is
+# not kept whole: holding an endless line would let an agent grow the server's memory without limit.
+MAX_LINE_BYTES = 16 * 1024 * 1024
 
 
 class NdjsonTransport:
     """Implements the SDK's `acp._transport.Transport` protocol over a subprocess's pipes."""
 
     def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_garbage: GarbageCallback
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        on_garbage: GarbageCallback,
+        *,
+        on_overflow: OverflowCallback | None = None,
+        max_line: int = MAX_LINE_BYTES,
     ) -> None:
         self._reader = reader
         self._writer = writer
         self._on_garbage = on_garbage
+        self._on_overflow = on_overflow
+        self._max_line = max_line
+        self._overflowed = False
         self._write_lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -34,7 +47,11 @@ class NdjsonTransport:
             await self._writer.drain()
 
     async def receive(self) -> dict[str, Any] | None:
-        """The next JSON object from the agent, or None at end of stream. Skips and reports garbage."""
+        """The next JSON object from the agent, or None at end of stream. Skips and reports garbage.
+
+        A line longer than ``max_line`` ends the stream: ``on_overflow`` is told how many bytes were read
+        without a newline, and nothing more is read (the caller stops the agent).
+        """
         while True:
             line = await self._read_line()
             if line is None:
@@ -56,22 +73,41 @@ class NdjsonTransport:
         self._writer.close()
 
     async def _read_line(self) -> bytes | None:
+        if self._overflowed:
+            return None
         chunks: list[bytes] = []
+        size = 0
         while True:
             try:
                 chunk = await self._reader.readuntil(b"\n")
             except asyncio.LimitOverrunError as exc:
-                # Very long lines (large file contents, images) are legal: keep reading.
-                chunks.append(await self._reader.readexactly(exc.consumed))
+                # Long lines (large file contents, images) are legal: keep reading, up to the cap.
+                part = await self._reader.readexactly(min(exc.consumed, self._max_line - size + 1))
+                size += len(part)
+                if size > self._max_line:
+                    self._overflow(size)
+                    return None
+                chunks.append(part)
                 continue
             except asyncio.IncompleteReadError as exc:
+                if size + len(exc.partial) > self._max_line:
+                    self._overflow(size + len(exc.partial))
+                    return None
                 chunks.append(exc.partial)
                 data = b"".join(chunks)
                 return data or None
             except (ConnectionError, OSError):
                 return None
+            if size + len(chunk) > self._max_line + 1:  # the cap, plus its newline
+                self._overflow(size + len(chunk))
+                return None
             chunks.append(chunk)
             return b"".join(chunks)
+
+    def _overflow(self, size: int) -> None:
+        self._overflowed = True
+        if self._on_overflow is not None:
+            self._on_overflow(size)
 
 
 def _parse(text: bytes) -> dict[str, Any] | None:

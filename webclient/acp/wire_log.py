@@ -9,11 +9,15 @@ Pure: no I/O, no HTML. `WireLog.record` is fed every wire message in wire order 
 - everything else (`initialize`, `authenticate`, `session/list`, notifications without a session) is
   *connection* scope, shown in every session's view, because it shaped every session.
 
-Each scope is bounded on its own, so one chatty session cannot push another session's history out.
+Each scope is bounded on its own, so one chatty session cannot push another session's history out, in
+entries and in bytes (each message counted as its compact JSON): the oldest entries go first, and the
+view says how many went. The newest entry always stays, so one message larger than the byte cap is
+still shown; memory per scope stays within the cap plus one message (itself capped by the transport).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import json
@@ -25,6 +29,7 @@ from typing import Any
 
 RESPONSE = "(response)"
 SCOPE_SIZE = 5000  # entries kept per session (and for the connection scope)
+SCOPE_BYTES = 16 * 1024 * 1024  # bytes of messages kept per scope
 PENDING_SIZE = 10000  # unanswered requests remembered, so a flood of them cannot grow memory forever
 PRETTY_LIMIT = 20000  # characters of pretty JSON rendered per entry; the download has everything
 
@@ -42,6 +47,7 @@ class WireEntry:
     message: dict[str, Any]
     rtt_ms: float | None = None  # responses: time since their request
     request_method: str | None = None  # responses: the method of the request they answer
+    size: int = 0  # bytes of the message as compact JSON, counted against the scope's byte cap
 
     @property
     def is_response(self) -> bool:
@@ -78,9 +84,11 @@ class _Pending:
 class WireLog:
     """Every message of one server's agent connection(s), bounded per scope."""
 
-    def __init__(self, scope_size: int = SCOPE_SIZE) -> None:
+    def __init__(self, scope_size: int = SCOPE_SIZE, scope_bytes: int = SCOPE_BYTES) -> None:
         self._scope_size = scope_size
-        self._scopes: dict[str | None, deque[WireEntry]] = {None: deque(maxlen=scope_size)}
+        self._scope_bytes = scope_bytes
+        self._scopes: dict[str | None, deque[WireEntry]] = {None: deque()}
+        self._bytes: dict[str | None, int] = {}
         self._dropped: dict[str | None, int] = {}
         self._pending: dict[tuple[str, str], _Pending] = {}
         self._claimed: dict[int, str] = {}  # seq of a session/new request -> the session it created
@@ -98,6 +106,7 @@ class WireLog:
             entry = self._request_or_notification(seq, at, direction, method, request_id, message)
         else:
             entry = self._response(seq, at, direction, request_id, message)
+        entry = dataclasses.replace(entry, size=_size(message))
         self._store(entry)
         return entry
 
@@ -134,14 +143,15 @@ class WireLog:
         scope = entry.session_id
         if scope is not None:
             self._started.setdefault(scope, entry.at)
-        log = self._scopes.get(scope)
-        if log is None:
-            log = self._scopes[scope] = deque(maxlen=self._scope_size)
-        if len(log) == log.maxlen:
-            self._dropped[scope] = self._dropped.get(scope, 0) + 1
-            if scope is None and (oldest := log[0]).seq in self._claimed:
-                del self._claimed[oldest.seq]
+        log = self._scopes.setdefault(scope, deque())
         log.append(entry)
+        self._bytes[scope] = self._bytes.get(scope, 0) + entry.size
+        while len(log) > 1 and (len(log) > self._scope_size or self._bytes[scope] > self._scope_bytes):
+            oldest = log.popleft()
+            self._bytes[scope] -= oldest.size
+            self._dropped[scope] = self._dropped.get(scope, 0) + 1
+            if scope is None:
+                self._claimed.pop(oldest.seq, None)
 
     # --- views ------------------------------------------------------------------------------------------
 
@@ -154,6 +164,11 @@ class WireLog:
     def _visible_in(self, entry: WireEntry, session_id: str | None) -> bool:
         owner = self._claimed.get(entry.seq)
         return owner is None or owner == session_id
+
+    def messages(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every message still kept, of every scope, in wire order, as (direction, message)."""
+        entries = heapq.merge(*self._scopes.values(), key=lambda e: e.seq)
+        return [(e.direction, e.message) for e in entries]
 
     def dropped(self, session_id: str | None) -> int:
         """How many entries of this view the bounds already discarded."""
@@ -231,6 +246,11 @@ def _result_session(message: dict[str, Any]) -> str | None:
     result = message.get("result")
     value = result.get("sessionId") if isinstance(result, dict) else None
     return value if isinstance(value, str) else None
+
+
+def _size(message: dict[str, Any]) -> int:
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=repr)
+    return len(text.encode("utf-8", errors="replace"))
 
 
 def _key(request_id: Any) -> str:

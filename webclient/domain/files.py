@@ -2,14 +2,23 @@
 
 Pure apart from file I/O: no FastAPI, no HTML. Every path is resolved (symlinks included) before it is
 checked, so ``..`` segments and symbolic links that lead out of the roots are refused, never followed.
+
+Only regular files are read or written: opening a FIFO blocks until someone writes to it, and a socket or
+a device is no text file. Files are opened non-blocking and checked with ``fstat`` on the open descriptor,
+so a path swapped for a FIFO between the check and the open is caught too. The methods block on disk
+I/O; callers on an event loop use the ``*_async`` variants, which run them in a worker thread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -17,12 +26,17 @@ __all__ = [
     "FileAccessDenied",
     "FileAccessError",
     "FileMissing",
+    "FileNotRegular",
     "FileNotText",
     "FileTooLarge",
     "WriteResult",
 ]
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
+# Opened without following a final symlink (the path is already resolved) and without blocking on a FIFO.
+_OPEN_FLAGS = os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+# A new file gets rw for everyone minus the umask, never an executable bit.
+NEW_FILE_MODE = 0o666
 
 
 class FileAccessError(Exception):
@@ -39,6 +53,14 @@ class FileMissing(FileAccessError, FileNotFoundError):
 
 class FileTooLarge(FileAccessError):
     """The file, or the content to write, is larger than the cap."""
+
+
+class _Absent(FileMissing):
+    """Nothing exists at the path (as opposed to a directory there)."""
+
+
+class FileNotRegular(FileAccessError, ValueError):
+    """The path names a FIFO, a socket, a device or anything else that is not a regular file."""
 
 
 class FileNotText(FileAccessError, ValueError):
@@ -71,20 +93,24 @@ class FileAccess:
         return real
 
     def read_text(self, path: str, line: int | None = None, limit: int | None = None) -> str:
-        """The file's text from 1-based ``line`` (default 1), at most ``limit`` lines (default all)."""
+        """The file's text from 1-based ``line`` (default 1), at most ``limit`` lines (default all).
+
+        Lines end at ``\\n``. The cap applies to the text returned, after ``line`` and ``limit``: a
+        slice of a large file can be read, a slice larger than ``max_bytes`` cannot.
+        """
         real = self.resolve(path)
-        text = self._read_existing(real, path)
-        if text is None:
-            raise FileMissing(f"{path!r} does not exist")
-        if line is None and limit is None:
-            return text
-        lines = text.splitlines(keepends=True)
         start = max((line or 1) - 1, 0)
-        end = len(lines) if limit is None else start + max(limit, 0)
-        return "".join(lines[start:end])
+        return self._read(real, path, start, None if limit is None else max(limit, 0))
+
+    async def read_text_async(self, path: str, line: int | None = None, limit: int | None = None) -> str:
+        """`read_text` in a worker thread, so a slow disk never stalls the event loop."""
+        return await asyncio.to_thread(self.read_text, path, line, limit)
 
     def write_text(self, path: str, content: str) -> WriteResult:
-        """Replace (or create) the file with ``content``; parent directories are created inside the roots."""
+        """Replace (or create) the file with ``content``; parent directories are created inside the roots.
+
+        An existing file keeps its mode; a new one is created without any executable bit.
+        """
         real = self.resolve(path)
         data = content.encode("utf-8")
         if len(data) > self.max_bytes:
@@ -94,29 +120,111 @@ class FileAccess:
             real.parent.mkdir(parents=True, exist_ok=True)
             # A directory created meanwhile could be a symlink planted by someone else: check again.
             real = self.resolve(str(real))
-            real.write_bytes(data)
+            fd = os.open(real, os.O_WRONLY | os.O_CREAT | _OPEN_FLAGS, NEW_FILE_MODE)
         except FileAccessError:
             raise
         except OSError as exc:
-            raise FileAccessError(f"{path!r} could not be written: {exc.strerror or exc}") from exc
+            raise self._open_error(path, exc, "written") from exc
+        # Checked before truncating: a FIFO or device that appeared since the read is left alone.
+        self._check_open(fd, path)
+        with os.fdopen(fd, "wb") as handle:
+            try:
+                handle.truncate(0)
+                handle.write(data)
+            except OSError as exc:
+                raise FileAccessError(f"{path!r} could not be written: {exc.strerror or exc}") from exc
         return WriteResult(path, old_text, content)
 
+    async def write_text_async(self, path: str, content: str) -> WriteResult:
+        """`write_text` in a worker thread, so a slow disk never stalls the event loop."""
+        return await asyncio.to_thread(self.write_text, path, content)
+
     def _read_existing(self, real: Path, path: str) -> str | None:
-        """The file's text, or None when nothing exists there."""
-        if not real.exists():
-            return None
-        if real.is_dir():
-            raise FileMissing(f"{path!r} is a directory, not a file")
+        """The whole file's text, or None when nothing exists there."""
         try:
-            size = real.stat().st_size
-            if size > self.max_bytes:
-                raise FileTooLarge(f"{path!r} is {size} bytes, more than the {self.max_bytes} allowed")
-            data = real.read_bytes()
+            return self._read(real, path, 0, None)
+        except _Absent:
+            return None
+        except FileTooLarge:  # the read's advice (line and limit) does not apply to a write
+            raise FileTooLarge(
+                f"{path!r} is more than {self.max_bytes} bytes; it is not replaced, since the change "
+                "could not be shown"
+            ) from None
+
+    def _read(self, real: Path, path: str, start: int, count: int | None) -> str:
+        try:
+            fd = os.open(real, os.O_RDONLY | _OPEN_FLAGS)
         except FileNotFoundError:
-            return None
+            raise _Absent(f"{path!r} does not exist") from None
         except OSError as exc:
-            raise FileAccessError(f"{path!r} could not be read: {exc.strerror or exc}") from exc
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise FileNotText(f"{path!r} is not UTF-8 text (byte {exc.start})") from exc
+            raise self._open_error(path, exc, "read") from exc
+        self._check_open(fd, path)
+        with os.fdopen(fd, "rb") as handle:
+            try:
+                data = self._read_lines(handle, path, start, count)
+            except OSError as exc:
+                raise FileAccessError(f"{path!r} could not be read: {exc.strerror or exc}") from exc
+        return _decode(data, path)
+
+    def _read_lines(self, handle: BinaryIO, path: str, start: int, count: int | None) -> bytes:
+        """Lines ``start`` to ``start + count`` of the file, reading no more than the cap past ``start``.
+
+        A line is read in pieces of at most ``max_bytes + 1``, so one endless line costs bounded memory.
+        """
+        kept: list[bytes] = []
+        size = 0
+        index = 0
+        while count is None or index < start + count:
+            piece = handle.readline(self.max_bytes + 1)
+            if not piece:
+                break
+            if index >= start:
+                size += len(piece)
+                if size > self.max_bytes:
+                    raise FileTooLarge(
+                        f"{path!r}: the text asked for is more than the {self.max_bytes} bytes allowed; "
+                        "ask for fewer lines with line and limit"
+                    )
+                kept.append(piece)
+            if piece.endswith(b"\n"):
+                index += 1
+        return b"".join(kept)
+
+    @staticmethod
+    def _check_open(fd: int, path: str) -> None:
+        """Close ``fd`` and refuse unless it is a regular file; else make it blocking for plain I/O."""
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode):
+            os.set_blocking(fd, True)
+            return
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise FileMissing(f"{path!r} is a directory, not a file")
+        raise FileNotRegular(f"{path!r} is {_kind(mode)}, not a regular file; only regular files are used")
+
+    @staticmethod
+    def _open_error(path: str, exc: OSError, verb: str) -> FileAccessError:
+        if exc.errno == errno.EISDIR:
+            return FileMissing(f"{path!r} is a directory, not a file")
+        if exc.errno == errno.ENXIO:  # a socket, or a FIFO with no reader opened for writing
+            return FileNotRegular(f"{path!r} is not a regular file; only regular files are used")
+        return FileAccessError(f"{path!r} could not be {verb}: {exc.strerror or exc}")
+
+
+def _decode(data: bytes, path: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileNotText(f"{path!r} is not UTF-8 text (byte {exc.start})") from exc
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"

@@ -216,13 +216,13 @@ class LiveSession(Generic[SinkT]):
     def has_pending_permission(self) -> bool:
         return any(not f.done() for f in self._permissions.values())
 
-    def read_text_file(self, path: str, line: int | None, limit: int | None) -> str:
+    async def read_text_file(self, path: str, line: int | None, limit: int | None) -> str:
         """`fs/read_text_file`, inside the session's directories only (FileAccessError otherwise)."""
-        return self.files.read_text(path, line, limit)
+        return await self.files.read_text_async(path, line, limit)
 
-    def write_text_file(self, path: str, content: str) -> None:
+    async def write_text_file(self, path: str, content: str) -> None:
         """`fs/write_text_file`, inside the session's directories only; the write shows in the transcript."""
-        result = self.files.write_text(path, content)
+        result = await self.files.write_text_async(path, content)
         item = FileWriteItem(path=str(result.path), old_text=result.old_text, new_text=result.new_text)
         self.hub.mark(self.state.add_item(item))
 

@@ -18,6 +18,8 @@ from webclient.acp.translate import translate_content
 
 KNOWN_TYPES = frozenset({"text", "resource_link", "image", "audio", "resource"})
 MAX_ATTACHMENTS = 50
+# The most a prompt may carry, counted over its text and every attachment as the composer holds it.
+MAX_PROMPT_CHARS = 200_000
 
 
 class PromptRejected(ValueError):
@@ -34,6 +36,13 @@ def compose(text: str, attachments: Sequence[str], prompt_caps: PromptCapabiliti
     """The prompt to send: the text first (if any), then each attachment exactly as it was given."""
     if len(attachments) > MAX_ATTACHMENTS:
         raise PromptRejected(f"a prompt can carry at most {MAX_ATTACHMENTS} attachments")
+    # Counted before anything is parsed, so an oversized prompt costs no more than its length.
+    size = len(text) + sum(len(raw) for raw in attachments)
+    if size > MAX_PROMPT_CHARS:
+        raise PromptRejected(
+            f"the prompt with its attachments is {size:,} characters, more than the "
+            f"{MAX_PROMPT_CHARS:,} allowed; nothing was sent"
+        )
     parts: list[ContentPart] = []
     wire: list[dict[str, Any]] = []
     if text.strip():

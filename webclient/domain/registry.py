@@ -290,22 +290,23 @@ class SessionRegistry(Generic[SinkT]):
             return PermissionOutcome.cancelled()
         return await live.request_permission(request)
 
-    def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
+    async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
         live = self._for_request(session_id)
         try:
-            return live.read_text_file(path, line, limit)
+            return await live.read_text_file(path, line, limit)
         except FileMissing as exc:
             raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, str(exc)) from None
         except FileAccessError as exc:
-            live.notice(NoticeLevel.WARNING, f"refused the agent's request to read {path}: {exc}")
+            # Every FileAccessError begins with the path, so the notice names it once.
+            live.notice(NoticeLevel.WARNING, f"refused the agent's request to read a file: {exc}")
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
 
-    def write_text_file(self, session_id: str, path: str, content: str) -> None:
+    async def write_text_file(self, session_id: str, path: str, content: str) -> None:
         live = self._for_request(session_id)
         try:
-            live.write_text_file(path, content)
+            await live.write_text_file(path, content)
         except FileAccessError as exc:
-            live.notice(NoticeLevel.WARNING, f"refused the agent's request to write {path}: {exc}")
+            live.notice(NoticeLevel.WARNING, f"refused the agent's request to write a file: {exc}")
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
 
     def _for_request(self, session_id: str) -> LiveSession[SinkT]:

@@ -86,8 +86,11 @@ class MessageItem:
 
 @dataclass
 class NoticeItem:
+    """A notice; `repeats` counts how often the same notice came again (shown as a count)."""
+
     notice: Notice
     id: str = field(default_factory=lambda: _new_id("notice"))
+    repeats: int = 1
 
 
 @dataclass
@@ -290,10 +293,32 @@ class SessionState:
         return {Aspect.SUGGESTIONS}
 
     def add_notice(self, notice: Notice) -> set[str]:
+        """Show a notice; a repeat of the last notice since the user's last prompt only counts up.
+
+        An agent that logs to stdout makes one notice per line; collapsing keeps the transcript readable,
+        and the message being streamed stays open, so its text is not cut into pieces either.
+        """
+        repeated = self._last_notice()
+        if repeated is not None and (repeated.notice.level, repeated.notice.text) == (
+            notice.level,
+            notice.text,
+        ):
+            repeated.repeats += 1
+            repeated.notice = notice  # the latest detail: it shows what the agent is doing now
+            return {repeated.id}
         item = NoticeItem(notice=notice)
         self.items.append(item)
         self._open_message = None
         return {item.id}
+
+    def _last_notice(self) -> NoticeItem | None:
+        """The most recent notice, unless the user has sent a prompt since."""
+        for item in reversed(self.items):
+            if isinstance(item, NoticeItem):
+                return item
+            if isinstance(item, MessageItem) and item.role == "user":
+                return None
+        return None
 
     def set_agent_status(self, status: AgentStatus) -> set[str]:
         self.agent_status = status

@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-MAX_PROMPT_CHARS = 200_000
+from webclient.domain.prompt import MAX_PROMPT_CHARS
 
 
 class _Action(BaseModel):

@@ -35,7 +35,9 @@ def build_registry(settings: Settings) -> SessionRegistry[LiveHub]:
 def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub] | None = None) -> FastAPI:
     """Build the app for a server listening on `port` (the real one, after binding)."""
     sessions = registry or build_registry(settings)
-    extra_hosts = () if settings.allow_remote is False else (settings.host,)
+    # The address we listen on is always one of ours: any loopback one (127.0.0.2, ...) or, with
+    # --allow-remote, any at all (check_host refused the rest at start).
+    extra_hosts = (settings.host,)
     policy = AccessPolicy(port=port, token=settings.token, extra_hosts=extra_hosts)
 
     @contextlib.asynccontextmanager

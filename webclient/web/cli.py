@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import socket
 import sys
 import threading
@@ -48,6 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="declare clientCapabilities._meta.jetbrains.air, so agents that only send their legacy "
         "suggestions to that client send them to us too",
     )
+    parser.add_argument(
+        "--protected",
+        action="append",
+        metavar="GLOB",
+        help="protect more paths (repeatable): a glob matched against the path relative to --cwd and "
+        "against the file name; a trailing / protects everything under a directory",
+    )
     parser.add_argument("--version", action="version", version=f"webclient {__version__}")
     return parser
 
@@ -67,6 +75,8 @@ def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
         overrides["prompt_suggestions"] = False
     if args.jetbrains_air_meta:
         overrides["jetbrains_air"] = True
+    if args.protected:
+        overrides["protected"] = tuple(args.protected)
     return Settings(**overrides)
 
 
@@ -109,6 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"webclient {__version__} is running at {url}", flush=True)
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
     server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully (stopping the agent's process group) on SIGINT and SIGTERM. A closed
+    # terminal sends SIGHUP, whose default would end us at once and leave the agent running: the
+    # agent has its own session, so the terminal's hangup does not reach it.
+    signal.signal(signal.SIGHUP, server.handle_exit)
     if settings.open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     with contextlib.suppress(KeyboardInterrupt):

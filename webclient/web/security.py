@@ -5,7 +5,9 @@ WebSocket request is checked before any route sees it:
 - Host must be one of our own loopback names with our port (defeats DNS rebinding);
 - a WebSocket upgrade and every state-changing request must carry an Origin of ours (a missing or
   `null` Origin is refused too);
-- the per-start token, given once in the URL, is exchanged for an HttpOnly, SameSite=Strict cookie.
+- the per-start token, given once in the URL, is exchanged for an HttpOnly, SameSite=Strict cookie,
+  once: after that the link signs nobody else in (a browser that already holds the cookie is simply
+  sent on), and the redirect after the exchange only ever goes to a path of ours.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import hmac
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -62,7 +64,7 @@ class AccessPolicy:
 
     @property
     def allowed_hosts(self) -> frozenset[str]:
-        names = ("127.0.0.1", "localhost", "[::1]", *self.extra_hosts)
+        names = ("127.0.0.1", "localhost", "[::1]", *(_host_name(h) for h in self.extra_hosts))
         return frozenset(f"{name}:{self.port}".lower() for name in names)
 
     @property
@@ -92,6 +94,7 @@ class SecurityMiddleware:
     def __init__(self, app: ASGIApp, policy: AccessPolicy) -> None:
         self.app = app
         self.policy = policy
+        self.token_spent = False  # the token signs in one browser per start
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -120,23 +123,16 @@ class SecurityMiddleware:
         await self.app(scope, receive, _with_security_headers(send))
 
     async def _exchange_token(self, scope: Scope, send: Send, query: dict[str, str]) -> None:
-        if not self.policy.token_ok(query.pop("token")):
-            return await _respond(send, 401, "Wrong or expired token: open the address webclient printed.")
-        location = scope["path"] + (f"?{urlencode(query)}" if query else "")
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 303,
-                "headers": [
-                    (b"location", location.encode()),
-                    (b"set-cookie", self.policy.set_cookie_header().encode()),
-                    (b"cache-control", b"no-store"),
-                    (b"content-length", b"0"),
-                    *SECURITY_HEADERS,
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": b""})
+        token = query.pop("token")
+        location = own_path(scope["path"]) + (f"?{urlencode(query)}" if query else "")
+        if self.policy.cookie_ok(_headers(scope).get("cookie")):
+            return await _redirect(send, location, set_cookie=None)  # signed in already: just the clean URL
+        if not self.policy.token_ok(token):
+            return await _respond_page(send, 401, *WRONG_TOKEN)
+        if self.token_spent:
+            return await _respond_page(send, 401, *SPENT_TOKEN)
+        self.token_spent = True
+        await _redirect(send, location, set_cookie=self.policy.set_cookie_header())
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = _headers(scope)
@@ -149,6 +145,82 @@ class SecurityMiddleware:
             await send({"type": "websocket.close", "code": 1008})
             return
         await self.app(scope, receive, send)
+
+
+def _host_name(host: str) -> str:
+    """A listen address as it appears in a Host header: IPv6 addresses in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def own_path(path: str) -> str:
+    """``path`` as a path on this server: never ``//host/...`` or ``/\\host``, which browsers would take
+    for another site, and percent-encoded so the Location header says exactly what it means."""
+    return "/" + quote(path.lstrip("/\\"), safe="/-._~!$&'()*+,;=:@%")
+
+
+async def _redirect(send: Send, location: str, set_cookie: str | None) -> None:
+    headers = [(b"location", location.encode("latin-1"))]
+    if set_cookie is not None:
+        headers.append((b"set-cookie", set_cookie.encode()))
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 303,
+            "headers": [
+                *headers,
+                (b"cache-control", b"no-store"),
+                (b"content-length", b"0"),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": b""})
+
+
+WRONG_TOKEN = (
+    "Wrong token",
+    "This link does not carry the token webclient printed when it started.",
+    "Open the exact address webclient printed in its terminal, or restart webclient for a new one.",
+)
+SPENT_TOKEN = (
+    "This link was already used",
+    "The link webclient printed signs in one browser, once, and it has done so.",
+    "In the browser that opened it first, open the printed link again: it still works there. "
+    "Anywhere else, restart webclient: it prints a new link.",
+)
+
+
+async def _respond_page(send: Send, status: int, title: str, what: str, todo: str) -> None:
+    """A small page in the app's own style (a stylesheet of ours, no inline style or script)."""
+    body = SIGN_IN_PAGE.format(title=title, what=what, todo=todo).encode()
+    headers = [
+        (b"content-type", b"text/html; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+        *SECURITY_HEADERS,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+# Only fixed text of ours goes into it, never anything from the request.
+SIGN_IN_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>webclient: {title}</title>
+<link rel="stylesheet" href="/static/app.css">
+</head>
+<body class="sign-in-page">
+<main class="sign-in" data-testid="sign-in-refused">
+<h1>{title}</h1>
+<p>{what}</p>
+<p>{todo}</p>
+</main>
+</body>
+</html>
+"""
 
 
 def _headers(scope: Scope) -> dict[str, str]:

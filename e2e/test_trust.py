@@ -1,0 +1,149 @@
+"""What the user sees when an agent misbehaves or a sign-in link is reused, in a real browser.
+
+Each state is screenshotted at desktop and phone size, light and dark, into e2e/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.accessibility import describe, violations
+from e2e.conftest import screenshot, sign_in
+from tests.live import LiveServer, run_server, scripted_agent
+
+VARIANTS = [
+    ("desktop", {"width": 1280, "height": 800}, "light"),
+    ("desktop", {"width": 1280, "height": 800}, "dark"),
+    ("phone", {"width": 390, "height": 844}, "light"),
+    ("phone", {"width": 390, "height": 844}, "dark"),
+]
+
+
+def shoot_all(page: Page, name: str) -> None:
+    """The page as it is now, in every size and colour scheme."""
+    for size, viewport, scheme in VARIANTS:
+        page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        screenshot(page, f"trust-{name}-{size}-{scheme}")
+
+
+Start = Callable[..., LiveServer]
+
+
+@pytest.fixture
+def scripted(tmp_path: Path) -> Iterator[Start]:
+    """Start servers with scripted agents from tests/agents/; all are stopped after the test."""
+    with ExitStack() as stack:
+
+        def start(name: str, *args: str) -> LiveServer:
+            return stack.enter_context(run_server(scripted_agent(name, *args), cwd=tmp_path))
+
+        yield start
+
+
+def send(page: Page, text: str) -> None:
+    composer = page.get_by_test_id("composer")
+    composer.fill(text)
+    composer.press("Enter")
+
+
+def test_an_agent_logging_to_stdout_shows_one_notice_with_a_count(page: Page, scripted: Start) -> None:
+    server = scripted("stdout_logger")
+    sign_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, "go")
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+
+    notice = page.get_by_test_id("notice").filter(has_text="not JSON-RPC")
+    expect(notice).to_have_count(1)
+    expect(notice.get_by_test_id("notice-count")).to_have_text("\u00d7200")
+    expect(notice).to_contain_text("log: step 199")
+    notice.scroll_into_view_if_needed()
+    shoot_all(page, "notice-count")
+    found = [v for v in violations(page) if any("notice" in str(n["target"]) for n in v["nodes"])]
+    assert not found, describe(found)  # (the rest of the page is checked by the other browser tests)
+
+
+def test_an_endless_line_stops_the_agent_and_says_why(page: Page, scripted: Start) -> None:
+    server = scripted("endless_line")
+    sign_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, "go")
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "exited", timeout=60_000)
+    expect(page.get_by_test_id("notice").filter(has_text="without a newline")).to_have_count(1)
+    expect(page.get_by_test_id("restart")).to_be_visible()
+    shoot_all(page, "endless-line")
+
+
+def test_a_stderr_flood_gives_a_short_exit_notice(page: Page, scripted: Start) -> None:
+    server = scripted("stderr_bomb")
+    sign_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "exited", timeout=60_000)
+    notice = page.get_by_test_id("notice").filter(has_text="code 3")
+    expect(notice).to_contain_text("more bytes cut]")
+    expect(notice).to_contain_text("the real error: config file missing")
+    shoot_all(page, "stderr-tail")
+
+
+def test_the_inspector_says_how_many_entries_it_dropped(page: Page, scripted: Start) -> None:
+    server = scripted("huge_tool_updates", "24", "1")  # 24 MiB: more than the 16 MiB the inspector keeps
+    sign_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, "go")
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(page.locator('[data-testid="message"][data-role="agent"]')).to_contain_text("done")
+    page.get_by_test_id("inspector-toggle").click()
+    note = page.get_by_test_id("inspector-note")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(re.compile(r"\d+ older entries were dropped to keep memory bounded\."))
+    shoot_all(page, "inspector-dropped")
+
+
+def test_a_reused_sign_in_link_gets_a_page_that_says_what_to_do(
+    browser: Browser, page: Page, scripted: Start
+) -> None:
+    server = scripted("echo_agent")
+    sign_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+    stranger = browser.new_context().new_page()
+    response = stranger.goto(server.url)
+    assert response is not None and response.status == 401
+    refused = stranger.get_by_test_id("sign-in-refused")
+    expect(refused).to_contain_text("This link was already used")
+    expect(refused).to_contain_text("restart webclient")
+    found = violations(stranger)
+    assert not found, describe(found)
+    shoot_all(stranger, "token-spent")
+    stranger.context.close()
+
+    page.goto(server.url)  # the browser that signed in may use the printed link again
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    assert httpx.get(server.url, follow_redirects=False).status_code == 401
+
+
+def test_a_fifo_the_agent_asks_to_read_is_refused_and_the_page_says_so(
+    page: Page, scripted: Start, tmp_path: Path
+) -> None:
+    fifo = tmp_path / "build.pipe"
+    os.mkfifo(fifo)
+    server = scripted("asks_client")
+    sign_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, f"read {fifo}")
+    notice = page.get_by_test_id("notice").filter(has_text="refused the agent's request to read")
+    expect(notice).to_contain_text("is a FIFO, not a regular file")
+    # The agent got a JSON-RPC error (it reports every answer as a message), and the page stays usable.
+    answer = page.locator('[data-testid="message"][data-role="agent"]').last
+    expect(answer).to_contain_text('"error"')
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    shoot_all(page, "fifo-refused")

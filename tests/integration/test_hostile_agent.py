@@ -1,0 +1,110 @@
+"""A misbehaving agent cannot stall or bloat the server: live servers against hostile scripted agents.
+
+Memory figures are the server process's peak resident set (VmHWM in /proc), so a test fails if the
+server ever held what the agent sent, not only if it still holds it at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+
+from tests.integration.conftest import Serve
+from tests.integration.support import Page, has_notice, status_is, turn_finished
+from tests.live import open_tab
+
+MiB = 1024 * 1024
+
+
+def peak_rss(pid: int) -> int:
+    """The process's peak resident set size in bytes (Linux)."""
+    for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if row.startswith("VmHWM:"):
+            return int(row.split()[1]) * 1024
+    raise AssertionError("no VmHWM in /proc status")
+
+
+async def test_an_endless_stdout_line_stops_the_agent_with_a_notice_and_memory_stays_bounded(
+    serve: Serve,
+) -> None:
+    server = serve("endless_line")
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    before = peak_rss(server.process.pid)
+
+    await tab.send(action="prompt", text="go")
+    await tab.wait_for(has_notice("without a newline"), timeout=60)
+    await tab.wait_for(status_is("exited"), timeout=30)
+
+    page = Page.parse(tab.html)
+    [notice] = page.notices_with("longer than 16 MiB without a newline")
+    assert "webclient stopped the agent so that memory stays bounded" in notice
+    assert page.texts("agent") == ["here it comes"]  # the transcript stays
+    assert page.texts("user") == ["go"]
+    peak = peak_rss(server.process.pid)
+    print(f"server peak RSS: {before / MiB:.0f} MiB before, {peak / MiB:.0f} MiB after a 200 MiB line")
+    # The agent sent 200 MiB; the server may hold the 16 MiB cap a few times over, never the line.
+    assert peak - before < 80 * MiB
+
+
+async def test_a_flood_of_huge_stderr_lines_gives_an_exit_notice_of_at_most_64_kib(serve: Serve) -> None:
+    server = serve("stderr_bomb")
+    tab = await open_tab(server)
+
+    await tab.wait_for(status_is("exited"), timeout=60)
+
+    page = Page.parse(tab.html)
+    [notice] = page.notices_with("code 3")
+    assert "the real error: config file missing" in notice  # the last line, whole
+    assert "line 29: eeee" in notice and "more bytes cut]" in notice  # long lines, cut with a marker
+    assert len(notice.encode()) < 70 * 1024
+    assert len(tab.html.encode()) < 200 * 1024  # what went over the WebSocket, all frames together
+    peak = peak_rss(server.process.pid)
+    print(f"server peak RSS after 450 MiB of stderr: {peak / MiB:.0f} MiB")
+    assert peak < 150 * MiB
+
+
+async def test_fifty_big_attachments_are_refused_by_the_prompt_cap_and_the_agent_gets_nothing(
+    serve: Serve,
+) -> None:
+    server = serve("echo_agent")
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    block = json.dumps({"type": "text", "text": "A" * 190_000})
+
+    await tab.send(action="prompt", text="hi", attachments=[block] * 50)
+    await tab.wait_for(has_notice("more than the 200,000 allowed; nothing was sent"), timeout=30)
+    await tab.send(action="prompt", text="still there?")
+    await tab.wait_for(turn_finished("still there?"))
+
+    page = Page.parse(tab.html)
+    assert page.texts("user") == ["still there?"]  # the refused prompt never reached the transcript
+    assert page.texts("agent") == ["You said: still there?"]  # nor the agent
+
+
+async def test_the_inspector_keeps_a_bounded_number_of_bytes_and_says_how_much_it_dropped(
+    serve: Serve,
+) -> None:
+    server = serve("huge_tool_updates")
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    before = peak_rss(server.process.pid)
+
+    await tab.send(action="prompt", text="go")
+    await tab.wait_for(turn_finished("go"), timeout=120)
+
+    peak = peak_rss(server.process.pid)
+    print(f"server peak RSS: {before / MiB:.0f} MiB before, {peak / MiB:.0f} MiB after 300 MiB of updates")
+    assert peak - before < 150 * MiB  # it kept 326 MiB before the byte cap
+    await tab.send(action="inspector", open=True)
+    await tab.wait_for(lambda html: "were dropped to keep memory bounded" in html, timeout=30)
+    notes = re.findall(r'data-testid="inspector-note" data-dropped="(\d+)"[^>]*>([^<]*)', tab.html)
+    dropped, text = notes[-1]
+    assert int(dropped) >= 55
+    assert f"{dropped} older entries were dropped to keep memory bounded" in " ".join(text.split())
+    cookie = server.cookie()
+    kept = httpx.get(server.base + "/s/s1/inspector.jsonl", headers={"cookie": cookie}, timeout=30)
+    assert kept.status_code == 200 and len(kept.content) < 24 * MiB

@@ -1,0 +1,108 @@
+"""Which files in the working directory are protected: a write there could make code run.
+
+Pure policy, apart from one `lstat`/`stat` per path for the executable bit. The caller asks before an
+agent's write to a protected path (the write itself is not this module's business). The defaults follow
+what careful editors protect: version control internals and hooks, editor and CI configuration that
+runs tasks, credentials and keys, and any existing executable. `extra` adds the user's `--protected`
+globs.
+
+Matching ignores case: on macOS and Windows `.Git/Config` is the same file as `.git/config`. Both the
+path as asked and the path it resolves to are checked, so a symlink named `notes.txt` that points into
+`.git/` is protected too.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from pathlib import Path, PurePosixPath
+
+__all__ = ["DEFAULT_PATTERNS", "ProtectedPaths", "is_protected"]
+
+# Directories protected wherever they are, with everything under them (as path segments).
+_DIRECTORIES = (
+    (".git",),  # config (core.fsmonitor, core.hooksPath...) and hooks run commands
+    (".vscode",),  # tasks.json, settings that name executables
+    (".idea",),
+    (".github", "workflows"),  # CI that runs with the repository's secrets
+    (".husky",),  # git hooks
+    (".ssh",),
+)
+# File names protected wherever they are.
+_NAMES = (".env", ".env.*", "*.pem", "*.key", ".npmrc", ".pypirc", ".netrc")
+
+DEFAULT_PATTERNS: tuple[str, ...] = (*("/".join(d) + "/" for d in _DIRECTORIES), *_NAMES)
+"""The default set, written as `--protected` globs would be (for the README and error messages)."""
+
+
+class ProtectedPaths:
+    """The protected set of one working directory: the defaults plus `extra` globs.
+
+    An extra glob is matched against the path relative to the root and against the file name alone;
+    `*` also matches `/`. A glob ending in `/` protects everything under a directory of that name (or
+    at that relative path).
+    """
+
+    def __init__(self, root: Path, extra: Iterable[str] = ()) -> None:
+        self.root = Path(os.path.realpath(root))
+        self.extra = tuple(p.strip() for p in extra if p.strip())
+
+    def is_protected(self, path: str | os.PathLike[str]) -> bool:
+        """True when a write to ``path`` (absolute) needs the user's approval."""
+        given = Path(os.path.abspath(path))
+        real = Path(os.path.realpath(path))
+        return any(self._matches(p) for p in {given, real}) or _runs_or_is_shared(real)
+
+    def _matches(self, path: Path) -> bool:
+        relative = _relative(path, self.root)
+        if relative is None:
+            return True  # not ours to allow: outside the working directory
+        parts = tuple(part.lower() for part in relative.parts)
+        if any(_contains(parts, d) for d in _DIRECTORIES):  # the directory, or a file of its name
+            return True
+        name = parts[-1] if parts else ""
+        if any(fnmatch.fnmatchcase(name, pattern) for pattern in _NAMES):
+            return True
+        return any(_matches_glob(parts, glob.lower()) for glob in self.extra)
+
+
+def is_protected(path: str | os.PathLike[str], root: Path, extra: Sequence[str] = ()) -> bool:
+    """Whether a write to ``path`` inside ``root`` needs the user's approval (see `ProtectedPaths`)."""
+    return ProtectedPaths(root, extra).is_protected(path)
+
+
+def _relative(path: Path, root: Path) -> PurePosixPath | None:
+    try:
+        return PurePosixPath(path.relative_to(root).as_posix())
+    except ValueError:
+        return None
+
+
+def _contains(directories: tuple[str, ...], segment: tuple[str, ...]) -> bool:
+    """Whether ``segment`` occurs as consecutive directories of the path."""
+    width = len(segment)
+    return any(directories[i : i + width] == segment for i in range(len(directories) - width + 1))
+
+
+def _matches_glob(parts: tuple[str, ...], glob: str) -> bool:
+    if glob.endswith("/"):
+        pattern = glob.rstrip("/")
+        directories = parts[:-1]
+        as_name = any(fnmatch.fnmatchcase(d, pattern) for d in directories)
+        as_path = any(fnmatch.fnmatchcase("/".join(directories[:i]), pattern) for i in range(1, len(parts)))
+        return as_name or as_path
+    return fnmatch.fnmatchcase("/".join(parts), glob) or fnmatch.fnmatchcase(parts[-1], glob)
+
+
+def _runs_or_is_shared(real: Path) -> bool:
+    """An existing file with an executable bit (a script, a hook), or with another hard link (a write
+    here changes a file elsewhere, perhaps a hook)."""
+    try:
+        info = real.stat()
+    except OSError:
+        return False  # nothing there yet: a new file (created without an executable bit)
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    return bool(info.st_mode & 0o111) or info.st_nlink > 1
