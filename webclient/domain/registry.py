@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Coroutine
-from typing import Any, Generic
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Generic, TypeVar
 
 from webclient.acp.connection import AgentConnection
 from webclient.acp.models import (
@@ -26,6 +26,9 @@ from webclient.acp.models import (
     PermissionRequest,
     SessionInfoEvent,
     StoredSessionInfo,
+    TerminalExit,
+    TerminalOutput,
+    TerminalRequest,
 )
 from webclient.acp.translate import Translation
 from webclient.acp.wire_log import WireLog
@@ -35,8 +38,11 @@ from webclient.domain.live_session import LiveSession, error_detail
 from webclient.domain.state import Aspect, SessionLink, Sidebar, StoredSession
 from webclient.domain.suggestions import SuggestionLedger
 from webclient.domain.supervisor import AgentSupervisor
+from webclient.domain.terminals import TerminalError
 from webclient.errors import AgentError, AgentExitedError, Refused, RequestRefused, describe_exit
 from webclient.settings import Settings
+
+T = TypeVar("T")
 
 
 class SessionRegistry(Generic[SinkT]):
@@ -215,6 +221,7 @@ class SessionRegistry(Generic[SinkT]):
         """A new agent process answered `initialize`: every session now talks to it."""
         for live in self.sessions.values():
             live.agent = agent
+            live.terminals.release_all()  # a restart leaves nothing of the old agent's commands
             live.state.session_id = None  # the old process's sessions are gone with it
             live.ledger = SuggestionLedger(self.supervisor.policy)
             self._describe_agent(live, info)
@@ -236,6 +243,7 @@ class SessionRegistry(Generic[SinkT]):
         text = describe_exit(error.exit_code) if isinstance(error, AgentExitedError) else str(error)
         for live in self.sessions.values():
             live.cancel_permissions()
+            live.terminals.release_all()  # the commands of an agent that is gone end with it
             live.notice(NoticeLevel.ERROR, text, error_detail(error))
 
     def sign_in_offered(self, methods: tuple[AuthMethod, ...]) -> None:
@@ -308,6 +316,30 @@ class SessionRegistry(Generic[SinkT]):
             live.notice(NoticeLevel.WARNING, f"refused the agent's request to write {path}: {exc}")
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
 
+    async def create_terminal(self, request: TerminalRequest) -> str:
+        live = self._for_request(request.session_id)
+        try:
+            return await live.terminals.create(request)
+        except TerminalError as exc:
+            live.notice(NoticeLevel.WARNING, str(exc))
+            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
+
+    def terminal_output(self, session_id: str, terminal_id: str) -> TerminalOutput:
+        return _terminal_call(lambda: self._for_request(session_id).terminals.output(terminal_id))
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> TerminalExit:
+        terminals = self._for_request(session_id).terminals
+        try:
+            return await terminals.wait_for_exit(terminal_id)
+        except TerminalError as exc:
+            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
+
+    def kill_terminal(self, session_id: str, terminal_id: str) -> None:
+        _terminal_call(lambda: self._for_request(session_id).terminals.kill(terminal_id))
+
+    def release_terminal(self, session_id: str, terminal_id: str) -> None:
+        _terminal_call(lambda: self._for_request(session_id).terminals.release(terminal_id))
+
     def _for_request(self, session_id: str) -> LiveSession[SinkT]:
         live = self.by_agent_id(session_id)
         if live is None:
@@ -356,3 +388,11 @@ class SessionRegistry(Generic[SinkT]):
                 can_list=caps.list_sessions,
             )
             live.hub.mark(live.state.set_sidebar(sidebar))
+
+
+def _terminal_call(call: Callable[[], T]) -> T:
+    """A terminal request on an id the session does not know becomes the agent's JSON-RPC error."""
+    try:
+        return call()
+    except TerminalError as exc:
+        raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
