@@ -13,8 +13,8 @@ import pytest
 
 from tests.integration.support import Harness, eventually, pid_alive
 from tests.live import scripted_agent
-from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.state import MessageItem, NoticeItem, ToolCallItem
+from webclient.acp.models import AgentStatus, TerminalExit, TextPart
+from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, ToolCallItem, TurnState
 from webclient.settings import Settings
 from webclient.views import render
 
@@ -215,3 +215,34 @@ async def test_server_shutdown_kills_every_command(workspace: Path) -> None:
     finally:
         await runtime.shutdown()
     assert not pid_alive(pid)
+
+
+async def test_the_demo_agents_run_asks_then_runs_the_command_in_a_client_terminal(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBCLIENT_DEMO_STATE_DIR", str(tmp_path / "state"))
+    runtime = Harness(Settings(agent="", cwd=workspace, flush_interval=0))
+    await runtime.start()
+    try:
+        await eventually(lambda: runtime.state.session_id is not None, 30, "the session")
+        assert runtime.submit_prompt([TextPart(text="run echo hello from $0; exit 4")]) is None
+        await eventually(lambda: any(isinstance(i, PermissionItem) for i in runtime.state.items), 30, "ask")
+        (asked,) = [i for i in runtime.state.items if isinstance(i, PermissionItem)]
+        assert asked.tool_call.kind == "execute" and "echo hello" in (asked.title or "")
+        assert not runtime.state.terminals  # nothing runs before the user allows it
+        runtime.current.answer_permission(asked.id, "run")
+        await eventually(
+            lambda: runtime.state.turn is TurnState.IDLE and bool(runtime.state.terminals),
+            30,
+            "the turn's end",
+        )
+        item = card(runtime)
+        (terminal_id,) = item.terminal_ids
+        view = runtime.state.terminals[terminal_id]
+        assert view.output == "hello from sh\n" and view.exit == TerminalExit(exit_code=4)
+        assert item.status == "failed"
+        reply = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent"][-1]
+        assert "exited with code 4" in reply and "hello from sh" in reply
+        assert runtime.current.terminals.running == ()  # released
+    finally:
+        await runtime.shutdown()
