@@ -152,3 +152,11 @@ def test_htmx_does_not_settle_style_attributes_which_the_csp_blocks() -> None:
     settle = re.search(r'"attributesToSettle":\s*\[([^\]]*)\]', meta.attrs["content"] or "")
     assert settle is not None
     assert "style" not in settle.group(1) and "class" in settle.group(1)
+
+
+def test_a_permission_does_not_repeat_a_diff_its_tool_calls_card_already_shows() -> None:
+    diff = ToolCallContent(kind="diff", path="/w/app.py", old_text="a = 1\n", new_text="a = 2\n")
+    state, item = _permission(content=(diff,))
+    state.apply(ToolCallEvent(tool_call_id="t1", is_update=False, title="Edit app.py", content=(diff,)))
+    html = render.item(state, item)
+    assert [t for t in tags(html) if t.attrs.get("data-testid") == "diff"] == []

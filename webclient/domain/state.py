@@ -258,6 +258,10 @@ class SessionState:
         offers the same choice (ACP: prefer config options; agents send both for older clients)."""
         return bool(self.available_modes) and not any(o.category == "mode" for o in self.config_options)
 
+    def tool_card(self, tool_call_id: str) -> ToolCallItem | None:
+        """The card of a tool call, if the agent sent one (a permission request may come without)."""
+        return self._tool_calls.get(tool_call_id)
+
     def item(self, item_id: str) -> Item | None:
         return next((i for i in self.items if i.id == item_id), None)
 
