@@ -56,3 +56,8 @@ def test_a_cards_terminal_output_is_escaped_and_says_how_it_ended() -> None:
     assert "<script>" not in html and "&lt;script&gt;x&lt;/script&gt;" in html
     assert "Killed by SIGKILL" in html and "Earlier output is not shown" in html
     assert state.set_terminal("term-2", TerminalOutput(output="", truncated=False)) == set()
+
+
+def test_a_huge_output_is_cleaned_only_at_its_tail() -> None:
+    shown = terminal_text("\x1b[31m" * SHOWN_CHARS + "x" * (2 * SHOWN_CHARS) + "\x1b[0mEND")
+    assert shown.clipped and shown.text.endswith("xEND") and "\x1b" not in shown.text

@@ -30,8 +30,10 @@ class ShownOutput:
 
 def terminal_text(output: str) -> ShownOutput:
     """The output without control sequences, its last `SHOWN_CHARS` characters."""
-    text = _CONTROL.sub("", output.replace("\r\n", "\n"))
+    # Only the tail can be shown: clean no more than twice that (escapes make the clean text shorter).
+    head_dropped = len(output) > 2 * SHOWN_CHARS
+    text = _CONTROL.sub("", output[-2 * SHOWN_CHARS :].replace("\r\n", "\n"))
     text = "\n".join(line.rstrip("\r").rsplit("\r", 1)[-1] for line in text.split("\n"))
     if len(text) <= SHOWN_CHARS:
-        return ShownOutput(text, False)
+        return ShownOutput(text, head_dropped)
     return ShownOutput(text[-SHOWN_CHARS:], True)
