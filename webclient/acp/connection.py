@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from acp.client.router import build_client_router
 from acp.connection import Connection, StreamDirection, StreamEvent
@@ -41,7 +41,6 @@ from webclient.acp.translate import Translation, tool_call_event, translate_upda
 from webclient.errors import AgentExitedError, AgentRequestError, AgentTimeoutError, RequestRefused
 
 AUTH_REQUIRED = -32000
-T = TypeVar("T")
 
 
 class AgentListener(Protocol):
@@ -291,13 +290,15 @@ class _ClientRequests:
             cwd=cwd,
             output_byte_limit=output_byte_limit,
         )
-        terminal_id = await _served(self._listener.create_terminal(request))
+        with _refusals_as_errors():
+            terminal_id = await self._listener.create_terminal(request)
         return CreateTerminalResponse(terminal_id=terminal_id)
 
     async def terminal_output(self, session_id: str, terminal_id: str, **_: Any) -> Any:
         from acp.schema import TerminalOutputResponse
 
-        output = await _served(_now(lambda: self._listener.terminal_output(session_id, terminal_id)))
+        with _refusals_as_errors():
+            output = self._listener.terminal_output(session_id, terminal_id)
         exit_status = _exit_status(output.exit) if output.exit is not None else None
         return TerminalOutputResponse(
             output=output.output, truncated=output.truncated, exit_status=exit_status
@@ -306,30 +307,30 @@ class _ClientRequests:
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **_: Any) -> Any:
         from acp.schema import WaitForTerminalExitResponse
 
-        done = await _served(self._listener.wait_for_terminal_exit(session_id, terminal_id))
+        with _refusals_as_errors():
+            done = await self._listener.wait_for_terminal_exit(session_id, terminal_id)
         return WaitForTerminalExitResponse(exit_code=done.exit_code, signal=done.signal)
 
     async def kill_terminal(self, session_id: str, terminal_id: str, **_: Any) -> Any:
         from acp.schema import KillTerminalResponse
 
-        await _served(_now(lambda: self._listener.kill_terminal(session_id, terminal_id)))
+        with _refusals_as_errors():
+            self._listener.kill_terminal(session_id, terminal_id)
         return KillTerminalResponse()
 
     async def release_terminal(self, session_id: str, terminal_id: str, **_: Any) -> Any:
         from acp.schema import ReleaseTerminalResponse
 
-        await _served(_now(lambda: self._listener.release_terminal(session_id, terminal_id)))
+        with _refusals_as_errors():
+            self._listener.release_terminal(session_id, terminal_id)
         return ReleaseTerminalResponse()
 
 
-async def _now(call: Callable[[], T]) -> T:
-    return call()
-
-
-async def _served(pending: Awaitable[T]) -> T:
-    """Await the listener's answer; a refusal becomes the JSON-RPC error the agent receives."""
+@contextlib.contextmanager
+def _refusals_as_errors() -> Iterator[None]:
+    """A request the listener refuses becomes the JSON-RPC error the agent receives."""
     try:
-        return await pending
+        yield
     except RequestRefused as exc:
         raise RequestError(exc.code, str(exc)) from None
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Generic, TypeVar
+from collections.abc import Awaitable, Coroutine
+from typing import Any, Generic
 
 from webclient.acp.connection import AgentConnection
 from webclient.acp.models import (
@@ -41,8 +41,6 @@ from webclient.domain.supervisor import AgentSupervisor
 from webclient.domain.terminals import TerminalError
 from webclient.errors import AgentError, AgentExitedError, Refused, RequestRefused, describe_exit
 from webclient.settings import Settings
-
-T = TypeVar("T")
 
 
 class SessionRegistry(Generic[SinkT]):
@@ -322,23 +320,19 @@ class SessionRegistry(Generic[SinkT]):
             return await live.terminals.create(request)
         except TerminalError as exc:
             live.notice(NoticeLevel.WARNING, str(exc))
-            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
+            raise
 
     def terminal_output(self, session_id: str, terminal_id: str) -> TerminalOutput:
-        return _terminal_call(lambda: self._for_request(session_id).terminals.output(terminal_id))
+        return self._for_request(session_id).terminals.output(terminal_id)
 
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> TerminalExit:
-        terminals = self._for_request(session_id).terminals
-        try:
-            return await terminals.wait_for_exit(terminal_id)
-        except TerminalError as exc:
-            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
+        return await self._for_request(session_id).terminals.wait_for_exit(terminal_id)
 
     def kill_terminal(self, session_id: str, terminal_id: str) -> None:
-        _terminal_call(lambda: self._for_request(session_id).terminals.kill(terminal_id))
+        self._for_request(session_id).terminals.kill(terminal_id)
 
     def release_terminal(self, session_id: str, terminal_id: str) -> None:
-        _terminal_call(lambda: self._for_request(session_id).terminals.release(terminal_id))
+        self._for_request(session_id).terminals.release(terminal_id)
 
     def _for_request(self, session_id: str) -> LiveSession[SinkT]:
         live = self.by_agent_id(session_id)
@@ -388,11 +382,3 @@ class SessionRegistry(Generic[SinkT]):
                 can_list=caps.list_sessions,
             )
             live.hub.mark(live.state.set_sidebar(sidebar))
-
-
-def _terminal_call(call: Callable[[], T]) -> T:
-    """A terminal request on an id the session does not know becomes the agent's JSON-RPC error."""
-    try:
-        return call()
-    except TerminalError as exc:
-        raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from webclient.acp.models import TerminalExit, TerminalOutput, TerminalRequest
 from webclient.domain.files import FileAccess, FileAccessError
+from webclient.errors import RequestRefused
 
 # What we keep of one command's output even when the agent sets no limit (or a larger one): a command
 # like `yes` must not fill the server's memory.
@@ -32,8 +33,11 @@ DRAIN_GRACE_SECONDS = 1.0
 TerminalListener = Callable[[str, TerminalOutput], None]
 
 
-class TerminalError(Exception):
-    """A terminal request we refuse; the message names why and is safe to show and to send."""
+class TerminalError(RequestRefused):
+    """A terminal request we refuse; the agent gets it as a JSON-RPC error, the message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(RequestRefused.INVALID_PARAMS, message)
 
 
 class OutputBuffer:
