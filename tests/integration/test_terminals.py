@@ -143,6 +143,10 @@ async def test_the_output_limit_keeps_the_tail_cut_at_a_character_boundary(works
             runtime, create("printf 'x€€'", outputByteLimit=7), call("wait_for_exit"), call("output")
         )
         assert replies[2]["result"]["output"] == "x€€" and replies[2]["result"]["truncated"] is False
+        replies = await run(
+            runtime, create("printf 'x'", outputByteLimit=0), call("wait_for_exit"), call("output")
+        )
+        assert replies[2]["result"]["output"] == "" and replies[2]["result"]["truncated"] is True
 
 
 async def test_kill_ends_the_command_and_the_terminal_stays_readable_until_released(workspace: Path) -> None:

@@ -111,7 +111,8 @@ class TerminalManager:
             )
         except OSError as exc:
             raise TerminalError(f"could not run {request.command!r}: {exc.strerror or exc}") from None
-        limit = min(request.output_byte_limit or MAX_OUTPUT_BYTES, MAX_OUTPUT_BYTES)
+        asked = request.output_byte_limit
+        limit = MAX_OUTPUT_BYTES if asked is None else min(asked, MAX_OUTPUT_BYTES)
         terminal = Terminal(f"term-{next(self._ids)}", process, limit)
         self._terminals[terminal.id] = terminal
         task = asyncio.create_task(self._follow(terminal), name=f"terminal-{terminal.id}")
