@@ -4,6 +4,7 @@ output limits, cwd and env, and every process gone when its session closes or it
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -11,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import Harness, eventually, pid_alive
-from tests.live import scripted_agent
+from tests.integration.support import Harness, eventually, pid_alive, status_is
+from tests.live import open_tab, run_server, scripted_agent
 from webclient.acp.models import AgentStatus, TerminalExit, TextPart
 from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, ToolCallItem, TurnState
 from webclient.settings import Settings
@@ -250,3 +251,18 @@ async def test_the_demo_agents_run_asks_then_runs_the_command_in_a_client_termin
         assert runtime.current.terminals.running == ()  # released
     finally:
         await runtime.shutdown()
+
+
+async def test_stopping_the_server_kills_every_command(workspace: Path) -> None:
+    steps = [create("sleep 60 & echo pids $! $$; wait"), {"card": "sleeps"}]
+    with run_server(scripted_agent("uses_terminals"), cwd=workspace) as server:
+        tab = await open_tab(server)
+        await tab.wait_for(status_is("ready"))
+        await tab.send(action="prompt", text=json.dumps(steps))
+        html = await tab.wait_for(lambda html: re.search(r"pids \d+ \d+", html) is not None)
+        match = re.search(r"pids (\d+) (\d+)", html)
+        assert match is not None
+        pids = [int(match.group(1)), int(match.group(2))]
+        assert all(pid_alive(pid) for pid in pids)
+        await tab.close()
+    assert not any(pid_alive(pid) for pid in pids)
