@@ -160,3 +160,14 @@ def test_a_permission_does_not_repeat_a_diff_its_tool_calls_card_already_shows()
     state.apply(ToolCallEvent(tool_call_id="t1", is_update=False, title="Edit app.py", content=(diff,)))
     html = render.item(state, item)
     assert [t for t in tags(html) if t.attrs.get("data-testid") == "diff"] == []
+
+
+def test_meta_output_stays_in_its_card_when_later_content_replaces_the_cards_content() -> None:
+    state = SessionState()
+    state.apply(_codex_update({"toolCallId": "c", "_meta": {"terminal_output_delta": {"data": "built\n"}}}))
+    done = ToolCallContent(kind="content", content=TextPart(text="Build finished"))
+    state.apply(ToolCallEvent(tool_call_id="c", is_update=True, status="completed", content=(done,)))
+    (item,) = state.items
+    assert isinstance(item, ToolCallItem)
+    assert [c.kind for c in item.content] == ["content", "terminal"]
+    assert "built" in text(render.item(state, item))

@@ -106,6 +106,7 @@ class ToolCallItem:
     locations: tuple[Any, ...] = ()
     raw_input: Any = None
     raw_output: Any = None
+    streamed_terminals: set[str] = field(default_factory=set)  # output the agent sent in `_meta`
     id: str = field(default_factory=lambda: _new_id("tool"))
 
     @property
@@ -394,6 +395,9 @@ class SessionState:
         item.merge(event)
         if event.terminal_stream is not None:
             self._stream_terminal(item, event.terminal_stream)
+        # New content replaces the old, but output streamed in `_meta` belongs to the card for good.
+        for terminal_id in item.streamed_terminals - item.terminal_ids:
+            item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
         self._open_message = None
         return {item.id}
 
@@ -401,8 +405,7 @@ class SessionState:
         """Output an agent streams in `_meta`: kept like a terminal's, shown in the card it names."""
         terminal_id = chunk.terminal_id or item.tool_call_id
         self.terminals.setdefault(terminal_id, TerminalView()).stream(chunk)
-        if terminal_id not in item.terminal_ids:
-            item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
+        item.streamed_terminals.add(terminal_id)
 
     def _cards_showing(self, terminal_id: str) -> set[str]:
         return {item.id for item in self._tool_calls.values() if terminal_id in item.terminal_ids}
