@@ -266,3 +266,13 @@ async def test_stopping_the_server_kills_every_command(workspace: Path) -> None:
         assert all(pid_alive(pid) for pid in pids)
         await tab.close()
     assert not any(pid_alive(pid) for pid in pids)
+
+
+async def test_what_a_command_leaves_running_in_the_background_ends_with_it(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        replies = await run(
+            runtime, create("sleep 60 >/dev/null 2>&1 & echo $!"), call("wait_for_exit"), call("output")
+        )
+        assert replies[1] == {"result": {"exitCode": 0}}
+        (child,) = [int(p) for p in replies[2]["result"]["output"].split()]
+        await eventually(lambda: not pid_alive(child), 20, "the background child gone")

@@ -4,7 +4,8 @@ Each command runs in its own process group, in the session's directory (a `cwd` 
 with the user's environment (never webclient's own `WEBCLIENT_*` variables) plus the request's `env`.
 Output is captured as text, keeping the tail within `outputByteLimit` bytes, cut at a character
 boundary. Every process group is killed on release, and when the manager is closed (session close,
-agent exit, server shutdown). The manager owns the task that reads each command's output and reaps it.
+agent exit, server shutdown); when a command exits, what it left running in its group ends with it.
+The manager owns the task that reads each command's output and reaps it.
 """
 
 from __future__ import annotations
@@ -73,14 +74,23 @@ class Terminal:
         self.buffer = OutputBuffer(limit)
         self.exit: TerminalExit | None = None
         self.exited = asyncio.Event()
+        self._group_gone = False
 
     def snapshot(self) -> TerminalOutput:
         return TerminalOutput(output=self.buffer.text, truncated=self.buffer.truncated, exit=self.exit)
 
     def kill(self) -> None:
         """SIGKILL the command's whole process group (its children too), if anything is left of it."""
+        if self._group_gone:
+            return  # its id may belong to another process by now
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
+
+    def end_group(self) -> None:
+        """The command exited: what it left running in its group ends with it (as a closed terminal's
+        jobs do), and the group's id is never signalled again."""
+        self.kill()
+        self._group_gone = True
 
 
 class TerminalManager:
@@ -186,6 +196,7 @@ class TerminalManager:
                 reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
+        terminal.end_group()
         terminal.exit = exit_of(code)
         terminal.exited.set()
         self._listener(terminal.id, terminal.snapshot())
