@@ -234,7 +234,7 @@ async def test_run_is_an_execute_tool_call_with_pretend_output(agent: AgentHarne
     assert "3 passed" in final["rawOutput"]["stdout"]
 
 
-async def test_run_any_command_echoes_it(agent: AgentHarness) -> None:
+async def test_run_any_command_pretends_for_a_client_without_terminals(agent: AgentHarness) -> None:
     session = await start(agent)
     since = agent.mark()
 
@@ -243,6 +243,8 @@ async def test_run_any_command_echoes_it(agent: AgentHarness) -> None:
     (call,) = tool_calls(agent, session, since)
     assert call["rawInput"] == {"command": "make lint"}
     assert "pretend" in agent.message_text(session, since)
+    assert not agent.requests("terminal/create", since)
+    assert not agent.requests("session/request_permission", since)
 
 
 async def test_search_reports_each_match_as_a_location_with_its_line(agent: AgentHarness) -> None:

@@ -101,7 +101,7 @@ def test_locations_show_path_and_line_as_text() -> None:
     assert "/w/b.py:" not in text(html)
 
 
-def test_text_content_is_markdown_and_terminals_are_named() -> None:
+def test_text_content_is_markdown_and_a_terminal_not_yet_started_is_named() -> None:
     _, html = card(
         edit_event(
             kind="execute",
@@ -113,7 +113,7 @@ def test_text_content_is_markdown_and_terminals_are_named() -> None:
     )
 
     assert "strong" in [t.name for t in tags(html)]
-    assert "terminal term-7" in text(html)
+    assert "Terminal term-7: no output yet" in " ".join(text(html).split())
 
 
 def test_raw_input_and_output_are_collapsed_pretty_json() -> None:

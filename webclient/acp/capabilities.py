@@ -20,7 +20,7 @@ SUGGESTION_CONTENT_TYPES: dict[str, dict[str, Any]] = {"image": {}, "audio": {},
 
 def client_capabilities(*, prompt_suggestions: bool, jetbrains_air: bool) -> dict[str, Any]:
     """The `clientCapabilities` object for `initialize`."""
-    caps: dict[str, Any] = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": False}
+    caps: dict[str, Any] = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
     # The session header shows boolean config options as checkboxes (templates/_modes.html).
     caps["session"] = {"configOptions": {"boolean": {}}}
     if prompt_suggestions:

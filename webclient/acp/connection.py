@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -32,6 +32,9 @@ from webclient.acp.models import (
     PermissionRequest,
     PromptCapabilities,
     StoredSessionInfo,
+    TerminalExit,
+    TerminalOutput,
+    TerminalRequest,
 )
 from webclient.acp.process import AgentProcess
 from webclient.acp.translate import Translation, tool_call_event, translate_update
@@ -56,6 +59,16 @@ class AgentListener(Protocol):
     ) -> str: ...
 
     async def write_text_file(self, session_id: str, path: str, content: str) -> None: ...
+
+    async def create_terminal(self, request: TerminalRequest) -> str: ...
+
+    def terminal_output(self, session_id: str, terminal_id: str) -> TerminalOutput: ...
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> TerminalExit: ...
+
+    def kill_terminal(self, session_id: str, terminal_id: str) -> None: ...
+
+    def release_terminal(self, session_id: str, terminal_id: str) -> None: ...
 
 
 class AgentConnection:
@@ -271,6 +284,78 @@ class _ClientRequests:
         except RequestRefused as exc:
             raise RequestError(exc.code, str(exc), {"path": path}) from None
         return WriteTextFileResponse()
+
+    # --- terminal/* ---------------------------------------------------------------------------------------
+
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: list[Any] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **_: Any,
+    ) -> Any:
+        from acp.schema import CreateTerminalResponse
+
+        request = TerminalRequest(
+            session_id=session_id,
+            command=command,
+            args=tuple(args or ()),
+            env=tuple((variable.name, variable.value) for variable in env or ()),
+            cwd=cwd,
+            output_byte_limit=output_byte_limit,
+        )
+        with _refusals_as_errors():
+            terminal_id = await self._listener.create_terminal(request)
+        return CreateTerminalResponse(terminal_id=terminal_id)
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **_: Any) -> Any:
+        from acp.schema import TerminalOutputResponse
+
+        with _refusals_as_errors():
+            output = self._listener.terminal_output(session_id, terminal_id)
+        exit_status = _exit_status(output.exit) if output.exit is not None else None
+        return TerminalOutputResponse(
+            output=output.output, truncated=output.truncated, exit_status=exit_status
+        )
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **_: Any) -> Any:
+        from acp.schema import WaitForTerminalExitResponse
+
+        with _refusals_as_errors():
+            done = await self._listener.wait_for_terminal_exit(session_id, terminal_id)
+        return WaitForTerminalExitResponse(exit_code=done.exit_code, signal=done.signal)
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **_: Any) -> Any:
+        from acp.schema import KillTerminalResponse
+
+        with _refusals_as_errors():
+            self._listener.kill_terminal(session_id, terminal_id)
+        return KillTerminalResponse()
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **_: Any) -> Any:
+        from acp.schema import ReleaseTerminalResponse
+
+        with _refusals_as_errors():
+            self._listener.release_terminal(session_id, terminal_id)
+        return ReleaseTerminalResponse()
+
+
+@contextlib.contextmanager
+def _refusals_as_errors() -> Iterator[None]:
+    """A request the listener refuses becomes the JSON-RPC error the agent receives."""
+    try:
+        yield
+    except RequestRefused as exc:
+        raise RequestError(exc.code, str(exc)) from None
+
+
+def _exit_status(done: TerminalExit) -> Any:
+    from acp.schema import TerminalExitStatus
+
+    return TerminalExitStatus(exit_code=done.exit_code, signal=done.signal)
 
 
 # --- translating answers -----------------------------------------------------------------------------

@@ -45,6 +45,7 @@ class ConfigOption(_Model):
     current: str | bool
     description: str | None = None
     groups: tuple[ConfigGroup, ...] = ()
+    category: str | None = None  # "mode", "model", "thought_level", …: UX hints only
 
     @property
     def values(self) -> frozenset[str]:
@@ -72,6 +73,7 @@ def config_option_from_sdk(model: Any) -> ConfigOption:
             description=model.description,
             kind="boolean",
             current=model.current_value,
+            category=_category(model.category),
         )
     groups: list[ConfigGroup] = []
     flat: list[ConfigChoice] = []
@@ -89,6 +91,7 @@ def config_option_from_sdk(model: Any) -> ConfigOption:
         kind="select",
         current=model.current_value,
         groups=tuple(groups),
+        category=_category(model.category),
     )
 
 
@@ -118,6 +121,11 @@ def modes_from_wire(raw: Any) -> tuple[tuple[Mode, ...], str | None]:
         modes.append(Mode(id=model.id, name=model.name, description=model.description))
     current = raw.get("currentModeId")
     return tuple(modes), current if isinstance(current, str) else None
+
+
+def _category(value: Any) -> str | None:
+    # The schema also allows an object (a custom category); only the named ones change what we show.
+    return value if isinstance(value, str) else None
 
 
 def _choice(model: schema.SessionConfigSelectOption) -> ConfigChoice:

@@ -93,6 +93,16 @@ class ToolCallContent(Model):
     terminal_id: str | None = None
 
 
+class TerminalStream(Model):
+    """Command output an agent streams in a tool call's `_meta` instead of a client terminal (codex-acp's
+    `terminal_output_delta` and `terminal_exit` extension). `terminal_id` None: the tool call's own id."""
+
+    terminal_id: str | None = None
+    data: str = ""
+    exit_code: int | None = None
+    exited: bool = False
+
+
 class ToolCallEvent(Model):
     """`tool_call` (is_update False) or `tool_call_update` (True): fields left None were not sent."""
 
@@ -105,6 +115,7 @@ class ToolCallEvent(Model):
     locations: tuple[ToolCallLocation, ...] | None = None
     raw_input: Any = None
     raw_output: Any = None
+    terminal_stream: TerminalStream | None = None
 
 
 class PlanEntry(Model):
@@ -281,6 +292,32 @@ class PermissionRequest(Model):
 
     def option(self, option_id: str) -> PermissionOption | None:
         return next((o for o in self.options if o.id == option_id), None)
+
+
+class TerminalRequest(Model):
+    """`terminal/create`: run `command` with `args` (none: one shell command line) in `cwd`."""
+
+    session_id: str
+    command: str
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    cwd: str | None = None
+    output_byte_limit: int | None = None
+
+
+class TerminalExit(Model):
+    """How a terminal's command ended: an exit code, or the name of the signal that ended it."""
+
+    exit_code: int | None = None
+    signal: str | None = None
+
+
+class TerminalOutput(Model):
+    """`terminal/output`: what was captured so far (the tail, when `truncated`), and the exit if any."""
+
+    output: str
+    truncated: bool
+    exit: TerminalExit | None = None
 
 
 class PermissionOutcome(Model):

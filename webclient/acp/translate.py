@@ -33,6 +33,7 @@ from webclient.acp.models import (
     SessionEvent,
     SessionInfoEvent,
     SuggestionsEvent,
+    TerminalStream,
     TextPart,
     ToolCallContent,
     ToolCallEvent,
@@ -155,6 +156,27 @@ def tool_call_event(model: Any, *, is_update: bool) -> ToolCallEvent:
         locations=locations,
         raw_input=model.raw_input,
         raw_output=model.raw_output,
+        terminal_stream=terminal_stream(getattr(model, "field_meta", None)),
+    )
+
+
+def terminal_stream(meta: Any) -> TerminalStream | None:
+    """codex-acp's command output in a tool call's `_meta`: `terminal_output_delta` ({terminal_id, data})
+    and `terminal_exit` ({terminal_id, exit_code}). None when the tool call carries neither."""
+    if not isinstance(meta, dict):
+        return None
+    delta, done = meta.get("terminal_output_delta"), meta.get("terminal_exit")
+    delta = delta if isinstance(delta, dict) and isinstance(delta.get("data"), str) else None
+    done = done if isinstance(done, dict) else None
+    if delta is None and done is None:
+        return None
+    named = (delta or done or {}).get("terminal_id")
+    code = done.get("exit_code") if done else None
+    return TerminalStream(
+        terminal_id=named if isinstance(named, str) else None,
+        data=delta["data"] if delta else "",
+        exit_code=code if isinstance(code, int) and not isinstance(code, bool) else None,
+        exited=done is not None,
     )
 
 

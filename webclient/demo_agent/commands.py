@@ -21,7 +21,7 @@ AVAILABLE_COMMANDS: tuple[AvailableCommand, ...] = (
     _command("show", "Show a file from the workspace", "file path"),
     _command("explain", "Summarise a file: size, lines, definitions, headings", "file path"),
     _command("edit", "Plan, read, propose a diff, ask permission, then write a file", "file path"),
-    _command("run", "Run a command (pretend output, nothing is executed)", "command, e.g. tests"),
+    _command("run", "Run a command in your client's terminal, after you allow it", "command, e.g. ls -l"),
     _command("search", "Search the workspace's text files for a word", "word"),
     _command("mode", "Switch the session mode: ask, code or architect", "ask | code | architect"),
     _command("slow", "Stream slowly (one number every 200 ms) so cancel can be tried", "count (optional)"),

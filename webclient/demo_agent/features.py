@@ -16,12 +16,14 @@ __all__ = ["ClientFeatures"]
 
 @dataclass(frozen=True, slots=True)
 class ClientFeatures:
-    """``fs/read_text_file`` and ``fs/write_text_file`` may be sent only when advertised; boolean config
-    options may be offered only to a client that advertises ``session.configOptions.boolean``."""
+    """``fs/read_text_file``, ``fs/write_text_file`` and ``terminal/*`` may be sent only when advertised;
+    boolean config options may be offered only to a client that advertises
+    ``session.configOptions.boolean``."""
 
     read_text_file: bool = False
     write_text_file: bool = False
     boolean_config: bool = False
+    terminal: bool = False  # `terminal/*`: `run <command>` runs in the client's terminal
 
     @classmethod
     def from_initialize_params(cls, params: Any) -> ClientFeatures:
@@ -32,4 +34,5 @@ class ClientFeatures:
             read_text_file=fs.get("readTextFile") is True,
             write_text_file=fs.get("writeTextFile") is True,
             boolean_config=isinstance(boolean, dict),
+            terminal=dig(params, "clientCapabilities", "terminal") is True,
         )

@@ -155,7 +155,9 @@ def _help(workspace: Workspace, recognised: bool) -> Reply:
 - `explain app.py`: summarise a file (lines, size, Python definitions, Markdown headings).
 - `count to 10` or `slow`: stream slowly, so you can try cancelling.
 - `edit app.py`: a plan, a read and an edit with a diff, then I ask your permission before writing.
-- `run tests` or `search WORD`: tool calls that run a (pretend) command or search the workspace.
+- `run tests` (pretend output) or `search WORD`: tool calls that run a test or search the workspace.
+- `run COMMAND`, e.g. `run ls -l`: after you allow it, your client runs it in a terminal (when your \
+client offers terminals; otherwise the output is pretend).
 - `/mode code`: switch my mode (the Mode selector above does it too).
 - Attach an image and I'll tell you what I received.
 

@@ -1,7 +1,9 @@
 """Turns that use tools: edit (plan, read, diff, permission, write), run, search, and switching modes.
 
 Each sends its ``tool_call`` / ``tool_call_update`` / ``plan`` updates and client requests as it goes and
-returns the Markdown the agent says at the end. Nothing here runs a command: ``run`` output is pretend.
+returns the Markdown the agent says at the end. The agent itself never runs a command: ``run tests`` is
+pretend, and ``run <command>`` asks the user, then runs it in the client's terminal when the client offers
+one (``terminal.py``), or pretends when it does not.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .intents import Intent, Kind
 from .markdown import code, fenced
 from .modes import MODES
 from .session import DemoSession
+from .terminal import run_in_terminal
 from .updates import ClientChannel, current_mode
 from .workspace import Workspace, WorkspaceError, is_listed
 
@@ -52,6 +55,10 @@ PERMISSION_OPTIONS = (
     PermissionOption(option_id="skip", name="Skip", kind="reject_once"),
 )
 _ALLOWING = frozenset({"apply", "always"})
+RUN_OPTIONS = (
+    PermissionOption(option_id="run", name="Run it", kind="allow_once"),
+    PermissionOption(option_id="skip", name="Don't run", kind="reject_once"),
+)
 TOOL_KINDS = frozenset({Kind.EDIT, Kind.RUN, Kind.SEARCH, Kind.MODE})
 
 
@@ -79,7 +86,7 @@ class ToolContext:
 def thought_for(intent: Intent) -> str:
     return {
         Kind.EDIT: f"I'll plan the edit, read {code(intent.argument or '?')}, propose a diff and ask first.",
-        Kind.RUN: f"Running {code(intent.argument or 'tests')} (pretend: I never run real commands).",
+        Kind.RUN: f"Running {code(intent.argument or 'tests')}.",
         Kind.SEARCH: f"Searching the workspace for {code(intent.argument)}.",
         Kind.MODE: f"Switching to mode {code(intent.argument or '?')}.",
     }[intent.kind]
@@ -241,11 +248,17 @@ async def _permission(
     tool_call = _json(
         update_tool_call(tool_id, title=title, kind="edit", status="pending", content=[diff], locations=where)
     )
+    return await _ask(ctx, tool_call, PERMISSION_OPTIONS)
+
+
+async def _ask(ctx: ToolContext, tool_call: JsonDict, options: tuple[PermissionOption, ...]) -> str | None:
+    """Ask the client's permission for `tool_call`: the chosen optionId, or None when the turn was
+    cancelled; anything malformed counts as a refusal."""
     tool_call.pop("sessionUpdate", None)
     params = {
         "sessionId": ctx.session_id,
         "toolCall": tool_call,
-        "options": [to_json(option) for option in PERMISSION_OPTIONS],
+        "options": [to_json(option) for option in options],
     }
     request = asyncio.ensure_future(ctx.channel.request(CLIENT_METHODS["session_request_permission"], params))
     cancelled = asyncio.ensure_future(ctx.cancelled.wait())
@@ -289,6 +302,8 @@ async def _run(ctx: ToolContext, command: str) -> str:
     command = command.strip()
     if not command or command.lower() in ("tests", "the tests", "test"):
         command = DEFAULT_RUN_COMMAND
+    elif ctx.features.terminal:
+        return await _run_for_real(ctx, command)
     tool_id = _tool_id("run")
     await ctx.send(
         start_tool_call(
@@ -309,6 +324,24 @@ async def _run(ctx: ToolContext, command: str) -> str:
         f"I pretended to run {code(command)} (the demo agent never runs commands); it exited with code 0.\n\n"
         + fenced(output, "text")
     )
+
+
+async def _run_for_real(ctx: ToolContext, command: str) -> str:
+    """Ask first, then run `command` in the client's terminal."""
+    tool_id = _tool_id("run")
+    title = f"Run {command}"
+    await ctx.send(
+        start_tool_call(tool_id, title, kind="execute", status="pending", raw_input={"command": command})
+    )
+    tool_call = _json(update_tool_call(tool_id, title=title, kind="execute", status="pending"))
+    tool_call["rawInput"] = {"command": command}
+    choice = await _ask(ctx, tool_call, RUN_OPTIONS)
+    if choice != "run":
+        await ctx.send(update_tool_call(tool_id, status="failed", raw_output={"ran": False}))
+        if choice is None:
+            return f"The turn was cancelled while I waited for permission; {code(command)} did not run."
+        return f"You chose not to run {code(command)}."
+    return await run_in_terminal(ctx, tool_id, command)
 
 
 def _pretend_output(command: str) -> str:

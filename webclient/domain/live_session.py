@@ -26,6 +26,7 @@ from webclient.acp.models import (
     SessionEvent,
     SessionInfoEvent,
     SuggestionsEvent,
+    TerminalOutput,
 )
 from webclient.acp.suggestions import Suggestion
 from webclient.acp.translate import content_to_wire
@@ -41,6 +42,7 @@ from webclient.domain.state import (
     TurnState,
 )
 from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy
+from webclient.domain.terminals import TerminalManager
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused
 
 # How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
@@ -59,6 +61,8 @@ class LiveSession(Generic[SinkT]):
         self.hub: SinkT = sink_factory(self.state)
         self.ledger = SuggestionLedger(policy)
         self.files = files
+        # The commands the agent runs through us (`terminal/*`); each shows in the card that embeds it.
+        self.terminals = TerminalManager(files, files.roots[0], self._terminal_changed)
         self.agent: AgentConnection | None = None
         # Open permission requests: item id -> the future the agent's request waits on.
         self._permissions: dict[str, asyncio.Future[PermissionOutcome]] = {}
@@ -73,6 +77,7 @@ class LiveSession(Generic[SinkT]):
         """End every task of this session and disconnect its viewers."""
         self._closing = True
         self.cancel_permissions()
+        await self.terminals.close()
         for task in (self._turn, self._grace):
             if task is not None:
                 task.cancel()
@@ -225,6 +230,9 @@ class LiveSession(Generic[SinkT]):
         result = await self.files.write_text_async(path, content)
         item = FileWriteItem(path=str(result.path), old_text=result.old_text, new_text=result.new_text)
         self.hub.mark(self.state.add_item(item))
+
+    def _terminal_changed(self, terminal_id: str, output: TerminalOutput) -> None:
+        self.hub.mark(self.state.set_terminal(terminal_id, output))
 
     # --- what the agent says ----------------------------------------------------------------------------
 

@@ -26,6 +26,9 @@ from webclient.acp.models import (
     PermissionRequest,
     SessionInfoEvent,
     StoredSessionInfo,
+    TerminalExit,
+    TerminalOutput,
+    TerminalRequest,
 )
 from webclient.acp.translate import Translation
 from webclient.acp.wire_log import WireLog
@@ -35,6 +38,7 @@ from webclient.domain.live_session import LiveSession, error_detail
 from webclient.domain.state import Aspect, SessionLink, Sidebar, StoredSession
 from webclient.domain.suggestions import SuggestionLedger
 from webclient.domain.supervisor import AgentSupervisor
+from webclient.domain.terminals import TerminalError
 from webclient.errors import AgentError, AgentExitedError, Refused, RequestRefused, describe_exit
 from webclient.settings import Settings
 
@@ -98,7 +102,7 @@ class SessionRegistry(Generic[SinkT]):
         agent = self.supervisor.ready_agent()
         live = self._add()
         live.start()
-        self._spawn(self._open_in_background(live, self.supervisor.new_session(agent)))
+        self._spawn(self._create_in_background(live, agent))
         return live
 
     async def open_stored(self, session_id: str, *, resume: bool = False) -> LiveSession[SinkT]:
@@ -142,11 +146,7 @@ class SessionRegistry(Generic[SinkT]):
             fresh = self._add()
             fresh.start()
             if self.supervisor.status is AgentStatus.READY:
-                self._spawn(
-                    self._open_in_background(
-                        fresh, self.supervisor.new_session(self.supervisor.ready_agent())
-                    )
-                )
+                self._spawn(self._create_in_background(fresh, self.supervisor.ready_agent()))
         self._spawn(self.refresh_stored())
 
     async def refresh_stored(self) -> None:
@@ -185,11 +185,10 @@ class SessionRegistry(Generic[SinkT]):
             self.on_update(translation)
         self._refresh_sidebars()
 
-    async def _open_in_background(
-        self, live: LiveSession[SinkT], request: Coroutine[Any, Any, OpenedSession]
-    ) -> None:
+    async def _create_in_background(self, live: LiveSession[SinkT], agent: AgentConnection) -> None:
+        """`session/new` for `live` (the request is made here, so a task cancelled early leaves none)."""
         try:
-            await self._open(live, request)
+            await self._open(live, self.supervisor.new_session(agent))
         except AgentError as exc:
             live.notice(NoticeLevel.ERROR, f"the agent could not open a session: {exc}", error_detail(exc))
         self._spawn(self.refresh_stored())
@@ -215,6 +214,7 @@ class SessionRegistry(Generic[SinkT]):
         """A new agent process answered `initialize`: every session now talks to it."""
         for live in self.sessions.values():
             live.agent = agent
+            live.terminals.release_all()  # a restart leaves nothing of the old agent's commands
             live.state.session_id = None  # the old process's sessions are gone with it
             live.ledger = SuggestionLedger(self.supervisor.policy)
             self._describe_agent(live, info)
@@ -236,6 +236,7 @@ class SessionRegistry(Generic[SinkT]):
         text = describe_exit(error.exit_code) if isinstance(error, AgentExitedError) else str(error)
         for live in self.sessions.values():
             live.cancel_permissions()
+            live.terminals.release_all()  # the commands of an agent that is gone end with it
             live.notice(NoticeLevel.ERROR, text, error_detail(error))
 
     def sign_in_offered(self, methods: tuple[AuthMethod, ...]) -> None:
@@ -308,6 +309,26 @@ class SessionRegistry(Generic[SinkT]):
         except FileAccessError as exc:
             live.notice(NoticeLevel.WARNING, f"refused the agent's request to write a file: {exc}")
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
+
+    async def create_terminal(self, request: TerminalRequest) -> str:
+        live = self._for_request(request.session_id)
+        try:
+            return await live.terminals.create(request)
+        except TerminalError as exc:
+            live.notice(NoticeLevel.WARNING, str(exc))
+            raise
+
+    def terminal_output(self, session_id: str, terminal_id: str) -> TerminalOutput:
+        return self._for_request(session_id).terminals.output(terminal_id)
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> TerminalExit:
+        return await self._for_request(session_id).terminals.wait_for_exit(terminal_id)
+
+    def kill_terminal(self, session_id: str, terminal_id: str) -> None:
+        self._for_request(session_id).terminals.kill(terminal_id)
+
+    def release_terminal(self, session_id: str, terminal_id: str) -> None:
+        self._for_request(session_id).terminals.release(terminal_id)
 
     def _for_request(self, session_id: str) -> LiveSession[SinkT]:
         live = self.by_agent_id(session_id)

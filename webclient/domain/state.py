@@ -29,7 +29,11 @@ from webclient.acp.models import (
     SessionEvent,
     SessionInfoEvent,
     SuggestionsEvent,
+    TerminalExit,
+    TerminalOutput,
+    TerminalStream,
     TextPart,
+    ToolCallContent,
     ToolCallEvent,
     UsageEvent,
 )
@@ -101,17 +105,45 @@ class ToolCallItem:
     title: str = ""
     kind: str | None = None
     status: str | None = None
-    content: tuple[Any, ...] = ()
+    content: tuple[ToolCallContent, ...] = ()
     locations: tuple[Any, ...] = ()
     raw_input: Any = None
     raw_output: Any = None
+    streamed_terminals: set[str] = field(default_factory=set)  # output the agent sent in `_meta`
     id: str = field(default_factory=lambda: _new_id("tool"))
+
+    @property
+    def terminal_ids(self) -> set[str]:
+        """The terminals this card embeds (`{"type": "terminal", "terminalId": ...}` content)."""
+        return {c.terminal_id for c in self.content if c.kind == "terminal" and c.terminal_id}
 
     def merge(self, event: ToolCallEvent) -> None:
         for name in ("title", "kind", "status", "content", "locations", "raw_input", "raw_output"):
             value = getattr(event, name)
             if value is not None:
                 setattr(self, name, value)
+
+
+# How much of the output an agent streams in a tool call's `_meta` a session keeps (the tail).
+MAX_STREAMED_CHARS = 1024 * 1024
+
+
+@dataclass
+class TerminalView:
+    """What a tool-call card shows of a terminal: a client terminal's output as last captured, or the
+    output an agent streamed in `_meta` (codex-acp). `truncated`: earlier output was dropped."""
+
+    output: str = ""
+    truncated: bool = False
+    exit: TerminalExit | None = None
+
+    def stream(self, chunk: TerminalStream) -> None:
+        self.output += chunk.data
+        if len(self.output) > MAX_STREAMED_CHARS:
+            self.output = self.output[-MAX_STREAMED_CHARS:]
+            self.truncated = True
+        if chunk.exited:
+            self.exit = TerminalExit(exit_code=chunk.exit_code)
 
 
 class PermissionState(StrEnum):
@@ -207,6 +239,7 @@ class SessionState:
     suggestions: tuple[Suggestion, ...] = ()
     suggestions_generation: int = 0
     sidebar: Sidebar = field(default_factory=Sidebar)
+    terminals: dict[str, TerminalView] = field(default_factory=dict)  # by terminal id
     _tool_calls: dict[str, ToolCallItem] = field(default_factory=dict)
     _open_message: MessageItem | None = None
 
@@ -222,6 +255,16 @@ class SessionState:
     @property
     def can_prompt(self) -> bool:
         return self.agent_status is AgentStatus.READY and self.turn is TurnState.IDLE
+
+    @property
+    def shows_mode_selector(self) -> bool:
+        """Whether the header shows the `modes` selector: not when a config option of category `mode`
+        offers the same choice (ACP: prefer config options; agents send both for older clients)."""
+        return bool(self.available_modes) and not any(o.category == "mode" for o in self.config_options)
+
+    def tool_card(self, tool_call_id: str) -> ToolCallItem | None:
+        """The card of a tool call, if the agent sent one (a permission request may come without)."""
+        return self._tool_calls.get(tool_call_id)
 
     def item(self, item_id: str) -> Item | None:
         return next((i for i in self.items if i.id == item_id), None)
@@ -336,6 +379,11 @@ class SessionState:
         self.auth_methods = methods
         return {Aspect.SIGN_IN}
 
+    def set_terminal(self, terminal_id: str, output: TerminalOutput) -> set[str]:
+        """A client terminal's output or exit changed: the cards that embed it change."""
+        self.terminals[terminal_id] = TerminalView(output.output, output.truncated, output.exit)
+        return self._cards_showing(terminal_id)
+
     def set_modes(self, modes: tuple[Mode, ...], current_mode_id: str | None) -> set[str]:
         """The modes a session/new, load or resume result offers (none: the agent has no modes)."""
         self.available_modes = modes
@@ -353,6 +401,8 @@ class SessionState:
     # --- internals --------------------------------------------------------------------------------------
 
     def _add_chunk(self, chunk: MessageChunk) -> set[str]:
+        if isinstance(chunk.content, TextPart) and not chunk.content.text:
+            return set()  # an empty chunk (qwen-code sends one with its usage data) adds nothing
         item = self._open_message
         if item is None or item.role != chunk.role or _different_message(item, chunk):
             item = MessageItem(role=chunk.role, message_id=chunk.message_id)
@@ -368,8 +418,22 @@ class SessionState:
             self._tool_calls[event.tool_call_id] = item
             self.items.append(item)
         item.merge(event)
+        if event.terminal_stream is not None:
+            self._stream_terminal(item, event.terminal_stream)
+        # New content replaces the old, but output streamed in `_meta` belongs to the card for good.
+        for terminal_id in item.streamed_terminals - item.terminal_ids:
+            item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
         self._open_message = None
         return {item.id}
+
+    def _stream_terminal(self, item: ToolCallItem, chunk: TerminalStream) -> None:
+        """Output an agent streams in `_meta`: kept like a terminal's, shown in the card it names."""
+        terminal_id = chunk.terminal_id or item.tool_call_id
+        self.terminals.setdefault(terminal_id, TerminalView()).stream(chunk)
+        item.streamed_terminals.add(terminal_id)
+
+    def _cards_showing(self, terminal_id: str) -> set[str]:
+        return {item.id for item in self._tool_calls.values() if terminal_id in item.terminal_ids}
 
     def _session_info(self, event: SessionInfoEvent) -> set[str]:
         if "title" in event.model_fields_set:  # sent as null: the agent cleared it

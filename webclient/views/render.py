@@ -18,19 +18,15 @@ from webclient.domain.picker import FoundFile
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
-from webclient.views.diff import DiffLine, unified
+from webclient.views.diff import unified
 from webclient.views.markdown import render_markdown
 from webclient.views.paths import TEMPLATES_DIR
 from webclient.views.regions import REGIONS, is_region
+from webclient.views.terminal import terminal_text
 
 
 def _static_url(name: str) -> str:
     return f"/static/{name}"
-
-
-def _diff_lines(content: Any) -> list[DiffLine]:
-    """A tool call's ``diff`` content (models.ToolCallContent) as unified-diff lines to colour."""
-    return unified(content.path or "", content.old_text, content.new_text or "")
 
 
 @lru_cache(maxsize=1)
@@ -46,11 +42,11 @@ def environment() -> Environment:
     env.filters["hidden_segments"] = hidden_chars.segments
     env.filters["approx_size"] = approx_size
     env.filters["uri_name"] = uri_name
+    env.filters["terminal_text"] = terminal_text
     env.globals["static"] = _static_url
     env.globals["chip_view"] = chip_view
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
-    env.globals["diff_lines"] = _diff_lines
     env.globals["unified_diff"] = unified
     return env
 

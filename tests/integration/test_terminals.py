@@ -1,0 +1,278 @@
+"""Client terminals (`terminal/*`) served to a real scripted agent: create, stream, exit, kill, release,
+output limits, cwd and env, and every process gone when its session closes or its agent exits."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.support import Harness, eventually, pid_alive, status_is
+from tests.live import open_tab, run_server, scripted_agent
+from webclient.acp.models import AgentStatus, TerminalExit, TextPart
+from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, ToolCallItem, TurnState
+from webclient.settings import Settings
+from webclient.views import render
+
+CREATE = "terminal/create"
+
+
+@asynccontextmanager
+async def running(workspace: Path) -> AsyncIterator[Harness]:
+    runtime = Harness(Settings(agent=scripted_agent("uses_terminals"), cwd=workspace, flush_interval=0))
+    await runtime.start()
+    try:
+        await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
+        await eventually(lambda: runtime.state.session_id is not None, 20, "the session")
+        yield runtime
+    finally:
+        await runtime.shutdown()
+
+
+def answers(runtime: Harness) -> list[list[dict[str, Any]]]:
+    texts = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent"]
+    return [json.loads(t.removeprefix("ANSWER ")) for t in texts if t.startswith("ANSWER ")]
+
+
+def send(runtime: Harness, *steps: dict[str, Any]) -> None:
+    assert runtime.submit_prompt([TextPart(text=json.dumps(list(steps)))]) is None
+
+
+async def run(runtime: Harness, *steps: dict[str, Any]) -> list[dict[str, Any]]:
+    before = len(answers(runtime))
+    send(runtime, *steps)
+    await eventually(lambda: len(answers(runtime)) > before, 30, "the agent's report")
+    return answers(runtime)[-1]
+
+
+def create(command: str, **params: Any) -> dict[str, Any]:
+    return {"call": CREATE, "params": {"command": command, **params}}
+
+
+def call(method: str) -> dict[str, Any]:
+    return {"call": f"terminal/{method}", "params": {"terminalId": "$tid"}}
+
+
+def card(runtime: Harness) -> ToolCallItem:
+    (item,) = [i for i in runtime.state.items if isinstance(i, ToolCallItem)]
+    return item
+
+
+def output_of(runtime: Harness, terminal_id: str) -> str:
+    view = runtime.state.terminals.get(terminal_id)
+    return view.output if view else ""
+
+
+def pids_in(runtime: Harness, terminal_id: str, count: int) -> list[int]:
+    lines = output_of(runtime, terminal_id).split()
+    assert len(lines) >= count, lines
+    return [int(p) for p in lines[:count]]
+
+
+async def test_the_client_advertises_terminals(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        (init,) = [m for d, m in runtime.wire_log if d == "out" and m.get("method") == "initialize"]
+        assert init["params"]["clientCapabilities"]["terminal"] is True
+
+
+async def test_output_streams_into_the_card_before_the_command_exits_then_its_exit_status(
+    workspace: Path,
+) -> None:
+    gate = workspace / "gate"
+    script = f"printf 'first\\n'; while [ ! -e {gate} ]; do sleep 0.05; done; printf 'second\\n'; exit 3"
+    async with running(workspace) as runtime:
+        send(
+            runtime,
+            create(script),
+            {"card": "a gated command"},
+            call("wait_for_exit"),
+            call("output"),
+            call("release"),
+        )
+        await eventually(
+            lambda: any(v.output == "first\n" for v in runtime.state.terminals.values()),
+            20,
+            "the first line before the exit",
+        )
+        item = card(runtime)
+        (terminal_id,) = item.terminal_ids
+        assert runtime.state.terminals[terminal_id].exit is None
+        running_html = render.item(runtime.state, item)
+        assert 'data-state="running"' in running_html and "first" in running_html
+        gate.touch()
+        await eventually(lambda: bool(answers(runtime)), 30, "the agent's report")
+        created, waited, output, released = answers(runtime)[-1]
+        assert created == {"result": {"terminalId": terminal_id}}
+        assert waited == {"result": {"exitCode": 3}}
+        expected = {"output": "first\nsecond\n", "truncated": False, "exitStatus": {"exitCode": 3}}
+        assert output["result"] == expected
+        assert released == {"result": {}}
+        # Released, the card keeps the command's last output and how it ended.
+        html = render.item(runtime.state, item)
+        assert "first\nsecond\n" in html and "Exited with code" in html and 'data-state="exited"' in html
+
+
+async def test_args_are_passed_without_a_shell_and_env_is_applied_without_our_own_variables(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBCLIENT_TEST_SECRET", "do-not-leak")
+    async with running(workspace) as runtime:
+        replies = await run(
+            runtime, create("printf", args=["%s|", "a b", "$HOME"]), call("wait_for_exit"), call("output")
+        )
+        assert replies[2]["result"]["output"] == "a b|$HOME|"
+        env = [{"name": "GREETING", "value": "hi there"}]
+        script = 'echo "$GREETING ${WEBCLIENT_TEST_SECRET-unset}"'
+        replies = await run(runtime, create(script, env=env), call("wait_for_exit"), call("output"))
+        assert replies[2]["result"]["output"] == "hi there unset\n"
+
+
+async def test_the_output_limit_keeps_the_tail_cut_at_a_character_boundary(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        # "x€€" is 7 bytes; the last 4 start inside the first "€", so 3 bytes ("€") are kept.
+        replies = await run(
+            runtime, create("printf 'x€€'", outputByteLimit=4), call("wait_for_exit"), call("output")
+        )
+        assert replies[2]["result"]["output"] == "€"
+        assert replies[2]["result"]["truncated"] is True
+        replies = await run(
+            runtime, create("printf 'x€€'", outputByteLimit=7), call("wait_for_exit"), call("output")
+        )
+        assert replies[2]["result"]["output"] == "x€€" and replies[2]["result"]["truncated"] is False
+        replies = await run(
+            runtime, create("printf 'x'", outputByteLimit=0), call("wait_for_exit"), call("output")
+        )
+        assert replies[2]["result"]["output"] == "" and replies[2]["result"]["truncated"] is True
+
+
+async def test_kill_ends_the_command_and_the_terminal_stays_readable_until_released(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        replies = await run(
+            runtime,
+            create("echo started; exec sleep 60"),
+            call("kill"),
+            call("wait_for_exit"),
+            call("output"),
+            call("release"),
+            call("output"),
+        )
+        _, killed, waited, output, released, after = replies
+        assert killed == {"result": {}}
+        assert waited == {"result": {"signal": "SIGKILL"}}
+        assert output["result"]["exitStatus"] == {"signal": "SIGKILL"}
+        assert released == {"result": {}}
+        assert after["error"]["code"] == -32602 and "released" in after["error"]["message"]
+
+
+async def test_a_cwd_outside_the_session_directory_is_refused_and_one_inside_is_used(
+    workspace: Path, tmp_path: Path
+) -> None:
+    async with running(workspace) as runtime:
+        (refused,) = await run(runtime, create("pwd", cwd=str(tmp_path)))
+        assert refused["error"]["code"] == -32602 and "outside" in refused["error"]["message"]
+        notices = [i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem)]
+        assert any("refused to run a command" in text for text in notices)
+        (escape,) = await run(runtime, create("pwd", cwd=f"{workspace}/../"))
+        assert "error" in escape
+        replies = await run(
+            runtime, create("pwd", cwd=str(workspace / "src")), call("wait_for_exit"), call("output")
+        )
+        assert replies[2]["result"]["output"].strip().endswith("/src")
+
+
+async def test_closing_the_session_kills_its_commands_and_their_children(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        # The shell prints its own pid and its background child's, then waits for the child.
+        (created,) = await run(runtime, create("sleep 60 & echo $!; echo $$; wait"), {"card": "sleeps"})
+        terminal_id = created["result"]["terminalId"]
+        await eventually(lambda: len(output_of(runtime, terminal_id).split()) == 2, 20, "both pids")
+        pids = pids_in(runtime, terminal_id, 2)
+        assert all(pid_alive(pid) for pid in pids)
+        await runtime.registry.close(runtime.current.local_id)
+        assert not any(pid_alive(pid) for pid in pids)
+
+
+async def test_an_agent_that_exits_leaves_no_command_running(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        send(runtime, create("sleep 60 & echo $!; echo $$; wait"), {"card": "sleeps"}, {"exit": 0})
+        await eventually(lambda: runtime.state.agent_status is AgentStatus.EXITED, 30, "the agent's exit")
+        (terminal_id,) = card(runtime).terminal_ids
+        await eventually(lambda: len(runtime.state.terminals[terminal_id].output.split()) == 2, 20, "pids")
+        pids = pids_in(runtime, terminal_id, 2)
+        await eventually(lambda: not any(pid_alive(pid) for pid in pids), 20, "the commands gone")
+
+
+async def test_server_shutdown_kills_every_command(workspace: Path) -> None:
+    runtime = Harness(Settings(agent=scripted_agent("uses_terminals"), cwd=workspace, flush_interval=0))
+    await runtime.start()
+    try:
+        await eventually(lambda: runtime.state.session_id is not None, 20, "the session")
+        (created,) = await run(runtime, create("echo $$; exec sleep 60"))
+        terminal_id = created["result"]["terminalId"]
+        await eventually(lambda: bool(runtime.state.terminals.get(terminal_id)), 20, "the pid")
+        (pid,) = pids_in(runtime, terminal_id, 1)
+        assert pid_alive(pid)
+    finally:
+        await runtime.shutdown()
+    assert not pid_alive(pid)
+
+
+async def test_the_demo_agents_run_asks_then_runs_the_command_in_a_client_terminal(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBCLIENT_DEMO_STATE_DIR", str(tmp_path / "state"))
+    runtime = Harness(Settings(agent="", cwd=workspace, flush_interval=0))
+    await runtime.start()
+    try:
+        await eventually(lambda: runtime.state.session_id is not None, 30, "the session")
+        assert runtime.submit_prompt([TextPart(text="run echo hello from $0; exit 4")]) is None
+        await eventually(lambda: any(isinstance(i, PermissionItem) for i in runtime.state.items), 30, "ask")
+        (asked,) = [i for i in runtime.state.items if isinstance(i, PermissionItem)]
+        assert asked.tool_call.kind == "execute" and "echo hello" in (asked.title or "")
+        assert not runtime.state.terminals  # nothing runs before the user allows it
+        runtime.current.answer_permission(asked.id, "run")
+        await eventually(
+            lambda: runtime.state.turn is TurnState.IDLE and bool(runtime.state.terminals),
+            30,
+            "the turn's end",
+        )
+        item = card(runtime)
+        (terminal_id,) = item.terminal_ids
+        view = runtime.state.terminals[terminal_id]
+        assert view.output == "hello from sh\n" and view.exit == TerminalExit(exit_code=4)
+        assert item.status == "failed"
+        reply = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent"][-1]
+        assert "exited with code 4" in reply and "hello from sh" in reply
+        assert runtime.current.terminals.running == ()  # released
+    finally:
+        await runtime.shutdown()
+
+
+async def test_stopping_the_server_kills_every_command(workspace: Path) -> None:
+    steps = [create("sleep 60 & echo pids $! $$; wait"), {"card": "sleeps"}]
+    with run_server(scripted_agent("uses_terminals"), cwd=workspace) as server:
+        tab = await open_tab(server)
+        await tab.wait_for(status_is("ready"))
+        await tab.send(action="prompt", text=json.dumps(steps))
+        html = await tab.wait_for(lambda html: re.search(r"pids \d+ \d+", html) is not None)
+        match = re.search(r"pids (\d+) (\d+)", html)
+        assert match is not None
+        pids = [int(match.group(1)), int(match.group(2))]
+        assert all(pid_alive(pid) for pid in pids)
+        await tab.close()
+    assert not any(pid_alive(pid) for pid in pids)
+
+
+async def test_what_a_command_leaves_running_in_the_background_ends_with_it(workspace: Path) -> None:
+    async with running(workspace) as runtime:
+        replies = await run(
+            runtime, create("sleep 60 >/dev/null 2>&1 & echo $!"), call("wait_for_exit"), call("output")
+        )
+        assert replies[1] == {"result": {"exitCode": 0}}
+        (child,) = [int(p) for p in replies[2]["result"]["output"].split()]
+        await eventually(lambda: not pid_alive(child), 20, "the background child gone")
