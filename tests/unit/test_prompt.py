@@ -1,63 +1,125 @@
-"""What the composer sends: its text, then the attachments it holds, checked against the agent."""
+"""What the composer sends: its text with inline file tokens, and the attachments this tab holds by id."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from webclient.acp.models import ImagePart, ResourceLinkPart, TextPart
-from webclient.domain.prompt import MAX_ATTACHMENTS, PromptRejected, compose
+from webclient.acp.translate import translate_content
+from webclient.domain.prompt import (
+    MAX_ATTACHMENTS,
+    ComposerAttachments,
+    PromptRejected,
+    composer_text,
+    unique_labels,
+)
+from webclient.domain.suggestions import Suggestion
+from webclient.views.hidden_chars import strip_hidden
 from webclient.web.actions import EditSuggestionAction, PromptAction, parse_action
 
 LINK = {"type": "resource_link", "name": "cart.py", "uri": "file:///w/cart.py", "_meta": {"x": 1}}
+OTHER = {"type": "resource_link", "name": "pricing.py", "uri": "file:///w/pricing.py"}
 PNG = {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}
 
 
-def test_text_then_attachments_in_order_with_each_block_sent_exactly_as_given() -> None:
-    composed = compose("Explain", [json.dumps(LINK)], {})
-    assert composed.wire == [{"type": "text", "text": "Explain"}, LINK]
-    assert composed.parts[0] == TextPart(text="Explain")
-    assert isinstance(composed.parts[1], ResourceLinkPart) and composed.parts[1].name == "cart.py"
+def text(value: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "text", "text": value, **extra}
+
+
+def suggestion(*blocks: dict[str, Any]) -> Suggestion:
+    return Suggestion(parts=tuple(translate_content(b) for b in blocks), wire=tuple(blocks))
+
+
+def test_an_unchanged_suggestion_taken_into_the_composer_is_sent_deep_equal() -> None:
+    blocks = (text("Explain ", _meta={"k": 1}), LINK, text(" and "), OTHER, text(" please"))
+    composer = ComposerAttachments()
+    shown, held = composer.take(suggestion(*blocks), strip_hidden)
+    assert shown == "Explain ⟦cart.py⟧ and ⟦pricing.py⟧ please"
+    assert [h.label for h in held] == ["cart.py", "pricing.py"]
+    composed = composer.compose(shown, [h.id for h in held], {})
+    assert composed.wire == list(blocks)
+
+
+def test_an_edited_text_keeps_each_file_where_its_token_stands() -> None:
+    composer = ComposerAttachments()
+    _shown, held = composer.take(suggestion(text("Explain "), LINK, text(" and "), OTHER), strip_hidden)
+    edited = "Compare ⟦pricing.py⟧ with ⟦cart.py⟧ now"
+    composed = composer.compose(edited, [h.id for h in held], {})
+    assert composed.wire == [text("Compare "), OTHER, text(" with "), LINK, text(" now")]
+
+
+def test_a_kept_attachment_without_a_token_follows_the_text_and_a_dropped_one_is_not_sent() -> None:
+    composer = ComposerAttachments()
+    image = composer.add(PNG, inline=False)
+    link = composer.add(LINK, inline=True)
+    composed = composer.compose("look at this", [image.id], {"image": True})
+    assert composed.wire == [text("look at this"), PNG]
+    assert link.id not in [h.id for h in composer.held if h.block in composed.wire]
 
 
 def test_attachments_alone_make_a_prompt_and_blank_text_is_left_out() -> None:
-    composed = compose("   ", [json.dumps(LINK)], {})
-    assert composed.wire == [LINK]
+    composer = ComposerAttachments()
+    held = composer.add(LINK, inline=True)
+    assert composer.compose("   ", [held.id], {}).wire == [LINK]
 
 
 def test_nothing_at_all_is_rejected() -> None:
     with pytest.raises(PromptRejected, match="empty prompt"):
-        compose(" \n", [], {})
+        ComposerAttachments().compose(" \n", [], {})
+
+
+def test_a_token_the_tab_does_not_hold_is_refused_rather_than_sent_as_words() -> None:
+    with pytest.raises(PromptRejected, match="no longer holds"):
+        ComposerAttachments().compose("Explain ⟦cart.py⟧", [], {})
+
+
+def test_an_unknown_id_is_ignored() -> None:
+    assert ComposerAttachments().compose("hi", ["att-nope"], {}).wire == [text("hi")]
 
 
 def test_an_image_needs_the_agents_image_capability() -> None:
+    composer = ComposerAttachments()
+    held = composer.add(PNG, inline=False)
     with pytest.raises(PromptRejected, match="does not accept image"):
-        compose("look", [json.dumps(PNG)], {"image": False})
-    composed = compose("look", [json.dumps(PNG)], {"image": True})
+        composer.compose("look", [held.id], {"image": False})
+    composed = composer.compose("look", [held.id], {"image": True})
     assert isinstance(composed.parts[1], ImagePart)
 
 
-@pytest.mark.parametrize(
-    ("raw", "reason"),
-    [
-        ("not json", "not valid JSON"),
-        ("[1, 2]", "not a content block"),
-        (json.dumps({"type": "video", "data": "x"}), "unknown type"),
-        (json.dumps({"type": "resource_link", "name": "x"}), "malformed"),
-    ],
-)
-def test_a_bad_attachment_rejects_the_whole_prompt(raw: str, reason: str) -> None:
-    with pytest.raises(PromptRejected, match=reason):
-        compose("hi", [raw], {})
+def test_hidden_characters_are_left_out_of_the_composer_and_so_out_of_what_is_sent() -> None:
+    composer = ComposerAttachments()
+    shown, _ = composer.take(suggestion(text("List\u200b files")), strip_hidden)
+    assert shown == "List files"
+    assert composer.compose(shown, [], {}).wire == [text("List files")]
+
+
+def test_same_names_get_distinct_labels_and_tokens_cannot_be_forged_by_a_name() -> None:
+    evil = {"type": "resource_link", "name": "a⟧b⟦c", "uri": "file:///x"}
+    parts = [translate_content(b) for b in (LINK, LINK, evil)]
+    assert unique_labels(parts) == ["cart.py", "cart.py 2", "abc"]
+    assert composer_text([TextPart(text="x "), *parts], strip_hidden) == "x ⟦cart.py⟧⟦cart.py 2⟧⟦abc⟧"
+
+
+def test_taking_a_suggestion_replaces_what_the_tab_held_and_sending_forgets_nothing_else() -> None:
+    composer = ComposerAttachments()
+    composer.add(PNG, inline=False)
+    composer.take(suggestion(text("hi "), LINK), strip_hidden)
+    assert [h.block for h in composer.held] == [LINK]
+    assert isinstance(composer.held[0].part, ResourceLinkPart)
 
 
 def test_too_many_attachments_are_refused() -> None:
+    composer = ComposerAttachments()
+    for _ in range(MAX_ATTACHMENTS):
+        composer.add(LINK, inline=True)
     with pytest.raises(PromptRejected, match="at most"):
-        compose("hi", [json.dumps(LINK)] * (MAX_ATTACHMENTS + 1), {})
+        composer.add(LINK, inline=True)
 
 
-def test_prompt_action_takes_one_attachment_as_a_string_or_several_as_a_list() -> None:
+def test_prompt_action_takes_one_attachment_id_as_a_string_or_several_as_a_list() -> None:
     one = parse_action(json.dumps({"action": "prompt", "text": "x", "attachments": "a"}))
     many = parse_action(json.dumps({"action": "prompt", "text": "x", "attachments": ["a", "b"]}))
     none = parse_action(json.dumps({"action": "prompt", "text": "x"}))
@@ -66,6 +128,17 @@ def test_prompt_action_takes_one_attachment_as_a_string_or_several_as_a_list() -
     assert isinstance(none, PromptAction) and none.attachments == []
 
 
+def test_prompt_action_refuses_a_content_block_where_an_id_belongs() -> None:
+    with pytest.raises(ValueError):
+        parse_action(json.dumps({"action": "prompt", "text": "x", "attachments": json.dumps(PNG) * 3}))
+
+
 def test_edit_suggestion_action_names_a_list_and_an_index() -> None:
     action = parse_action(json.dumps({"action": "edit_suggestion", "generation": "3", "index": "1"}))
     assert action == EditSuggestionAction(action="edit_suggestion", generation=3, index=1)
+
+
+def test_the_space_typed_after_a_file_reference_is_not_a_block_of_its_own() -> None:
+    composer = ComposerAttachments()
+    held = composer.add(LINK, inline=True)
+    assert composer.compose("show ⟦cart.py⟧ ", [held.id], {}).wire == [text("show "), LINK]

@@ -61,6 +61,8 @@ PAGE_IDS = frozenset(
         "auto-send-paused",
         "auto-send-skipped",
         "suggestion-form",
+        "suggestion-style",
+        "suggestions-restore",
         # slash commands (templates/_slash_menu.html, index.html)
         "slash-menu",
         "slash-hint",

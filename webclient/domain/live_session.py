@@ -25,7 +25,7 @@ from webclient.acp.models import (
 from webclient.acp.translate import content_to_wire
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
-from webclient.domain.prompt import PromptRejected, compose
+from webclient.domain.prompt import ComposerAttachments, PromptRejected
 from webclient.domain.state import (
     Aspect,
     FileWriteItem,
@@ -104,13 +104,16 @@ class LiveSession(Generic[SinkT]):
         self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
         return None
 
-    def submit_composed(self, text: str, attachments: list[str]) -> str | None:
-        """Send what the composer holds: its text and the attachments the user kept in it."""
+    def submit_composed(self, text: str, kept: list[str], composer: ComposerAttachments) -> str | None:
+        """Send what a tab's composer holds: its text and the attachments (by id) the user kept in it."""
         try:
-            composed = compose(text, attachments, self.prompt_capabilities)
+            composed = composer.compose(text, kept, self.prompt_capabilities)
         except PromptRejected as exc:
             return str(exc)
-        return self.submit_prompt(composed.parts, wire=composed.wire)
+        error = self.submit_prompt(composed.parts, wire=composed.wire)
+        if error is None:
+            composer.clear()
+        return error
 
     def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
         """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""

@@ -23,6 +23,7 @@ from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import SinkFactory, SinkT, pending_changes
 from webclient.domain.files import FileAccess, FileAccessError, FileMissing
 from webclient.domain.live_session import SUGGESTION_GRACE_SECONDS, LiveSession, error_detail
+from webclient.domain.prompt import ComposerAttachments
 from webclient.domain.state import Aspect, SessionLink, Sidebar, StoredSession
 from webclient.domain.suggestions import Suggestion, SuggestionLedger, SuggestionPolicy, allowed_types
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, RequestRefused, describe_exit
@@ -90,8 +91,8 @@ class Runtime(Generic[SinkT]):
     ) -> str | None:
         return self.current.submit_prompt(parts, wire=wire, auto_sent=auto_sent)
 
-    def submit_composed(self, text: str, attachments: list[str]) -> str | None:
-        return self.current.submit_composed(text, attachments)
+    def submit_composed(self, text: str, kept: list[str], composer: ComposerAttachments) -> str | None:
+        return self.current.submit_composed(text, kept, composer)
 
     def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> str | None:
         return self.current.send_suggestion(generation, index, auto_sent=auto_sent)

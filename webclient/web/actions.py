@@ -26,12 +26,12 @@ class _Action(BaseModel):
 
 
 class PromptAction(_Action):
-    """The composer's text, and the attachments it holds as JSON blocks (htmx sends one value as a
-    string and several as a list)."""
+    """The composer's text (with `⟦name⟧` tokens where files stand) and the opaque ids of the attachments
+    it keeps, which the server holds for this tab (htmx sends one value as a string and several as a list)."""
 
     action: Literal["prompt"]
     text: Annotated[str, Field(max_length=MAX_PROMPT_CHARS)]
-    attachments: list[Annotated[str, Field(max_length=MAX_PROMPT_CHARS)]] = []
+    attachments: list[Annotated[str, Field(max_length=64)]] = []
 
     @field_validator("attachments", mode="before")
     @classmethod

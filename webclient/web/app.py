@@ -12,15 +12,14 @@ from fastapi.staticfiles import StaticFiles
 from markupsafe import Markup
 
 from webclient.acp.models import Notice, NoticeLevel
-from webclient.acp.translate import translate_content
 from webclient.acp.wire_log import WireLog, session_jsonl
 from webclient.domain.live_session import LiveSession
 from webclient.domain.picker import AttachmentRejected, file_block, find_files, image_block
+from webclient.domain.prompt import PromptRejected
 from webclient.domain.runtime import Runtime
 from webclient.domain.state import NoticeItem, SessionState
-from webclient.domain.suggestions import attachment_wire
 from webclient.settings import Settings
-from webclient.views import render
+from webclient.views import hidden_chars, render
 from webclient.views.inspector import InspectorFeed
 from webclient.views.live import LiveHub, Subscriber
 from webclient.views.paths import STATIC_DIR
@@ -77,7 +76,12 @@ def create_app(settings: Settings, port: int, runtime: Runtime[LiveHub] | None =
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def page(live: LiveSession[LiveHub]) -> HTMLResponse:
-        html = render.page(live.state, ws_path=f"/ws/{live.local_id}", session_path=f"/s/{live.local_id}")
+        html = render.page(
+            live.state,
+            ws_path=f"/ws/{live.local_id}",
+            session_path=f"/s/{live.local_id}",
+            suggestion_style=settings.suggestion_style,
+        )
         return HTMLResponse(html, headers={"cache-control": "no-store"})
 
     def live_or_404(local_id: str) -> LiveSession[LiveHub]:
@@ -176,15 +180,16 @@ async def _dispatch(
     runtime: Runtime[LiveHub], live: LiveSession[LiveHub], action: BrowserAction, sub: Subscriber
 ) -> str | None:
     if isinstance(action, PromptAction):
-        return live.submit_composed(action.text, action.attachments)
+        return live.submit_composed(action.text, action.attachments, sub.composer)
     if isinstance(action, SuggestionAction):
         return live.send_suggestion(action.generation, action.index, auto_sent=action.auto)
     if isinstance(action, EditSuggestionAction):
         chosen = live.find_suggestion(action.generation, action.index)
         if isinstance(chosen, str):
             return chosen
-        # Only this tab's composer takes the suggestion's attachments.
-        sub.push(render.composer_attachments(list(chosen.attachments), attachment_wire(chosen)))
+        # Only this tab's composer takes the suggestion's attachments; the page gets their ids.
+        _, held = sub.composer.take(chosen, hidden_chars.strip_hidden)
+        sub.push(render.composer_attachments(held))
         return None
     if isinstance(action, PermissionAction):
         return live.answer_permission(action.request_id, action.option_id)
@@ -242,9 +247,10 @@ def _attach(
             return "this agent does not accept images in prompts"
         else:
             block = image_block(action.mime_type, action.data)
-    except AttachmentRejected as exc:
+        held = sub.composer.add(block, inline=isinstance(action, AttachFileAction))
+    except (AttachmentRejected, PromptRejected) as exc:
         return str(exc)
-    sub.push(render.composer_pill(translate_content(block), block))
+    sub.push(render.composer_pill(held))
     return None
 
 

@@ -48,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="declare clientCapabilities._meta.jetbrains.air, so agents that only send their legacy "
         "suggestions to that client send them to us too",
     )
+    parser.add_argument(
+        "--suggestion-style",
+        choices=("chips", "list", "ghost"),
+        help="how prompt suggestions show in a browser that has not chosen yet: a row of chips, a list "
+        "above the composer, or ghost text in it (default chips; the page's Display menu switches live)",
+    )
     parser.add_argument("--version", action="version", version=f"webclient {__version__}")
     return parser
 
@@ -55,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
     args = build_parser().parse_args(argv)
     overrides: dict[str, Any] = {}
-    for name in ("agent", "cwd", "host", "port"):
+    for name in ("agent", "cwd", "host", "port", "suggestion_style"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value
