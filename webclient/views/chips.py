@@ -130,15 +130,21 @@ def uri_name(uri: str) -> str:
 
 
 def _label(parts: tuple[ContentPart, ...]) -> str:
-    """The chip's accessible name: its whole prompt in order, each attachment named in brackets."""
+    """The chip's accessible name: its whole prompt in order as the chip shows it (hidden characters as
+    their markers, each attachment by the name shown where it stands), so the name matches what is seen.
+    The attachments' details are the chip's description."""
     pieces: list[str] = []
     for part in parts:
         if isinstance(part, TextPart):
-            pieces.append(part.text)
+            pieces.append(_visible(part.text))
         elif isinstance(part, ResourceLinkPart):
-            pieces.append(f"[file {part.name}]")
+            pieces.append(_visible(part.name))
         elif isinstance(part, ResourcePart):
-            pieces.append(f"[embedded {uri_name(part.uri)}]")
+            pieces.append(_visible(uri_name(part.uri)))
         else:
             pieces.append(f"[{part.kind}]")
     return "".join(pieces).strip()
+
+
+def _visible(text: str) -> str:
+    return "".join(f"⟨{seg.label}⟩" if seg.hidden else seg.text for seg in hidden_chars.segments(text))
