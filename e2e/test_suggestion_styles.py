@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from e2e.accessibility import describe, violations
+from e2e.conftest import screenshot
 from e2e.test_attachments import tiny_png
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import (
@@ -107,6 +108,7 @@ def test_a_truncated_suggestion_expands_on_the_first_click_and_sends_only_from_t
     expect(long).to_have_attribute("data-truncated", "false")
     expect(tail).to_be_visible()
     expect(user_messages(page)).to_have_count(1)  # the first click only showed it all
+    screenshot(page, f"suggestions/state-expanded-{style}", element=page.locator("footer.composer-area"))
     long.click()
     expect(user_messages(page)).to_have_count(2)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
@@ -139,6 +141,7 @@ def test_auto_send_marks_the_suggestion_it_will_send(page: Page, server: LiveSer
     expect(shown.first).to_have_attribute("data-countdown", "true")
     expect(shown.first).to_be_visible()
     expect(chips(page).nth(1)).not_to_have_attribute("data-countdown", "true")
+    screenshot(page, f"suggestions/state-countdown-{style}", element=page.locator("footer.composer-area"))
     page.get_by_test_id("auto-send-cancel").click()
     expect(marked).to_have_count(0)
     expect(user_messages(page)).to_have_count(1)
@@ -168,6 +171,7 @@ def test_taken_into_the_composer_and_sent_unchanged_is_the_suggestion_deep_equal
     pill = page.get_by_test_id("composer-attachment")
     expect(pill).to_contain_text((e2e_workspace / "README.md").as_uri())
     expect(page.get_by_test_id("suggestions")).to_be_hidden()
+    screenshot(page, f"suggestions/state-taken-{style}", element=page.locator("footer.composer-area"))
     composer.press("Enter")
     expect(user_messages(page)).to_have_count(2)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
@@ -209,6 +213,7 @@ def test_escape_hides_the_list_and_suggestions_n_brings_it_back(page: Page, serv
     expect(row).to_be_hidden()
     expect(restore).to_be_visible()
     expect(restore).to_have_text("Suggestions (2)")
+    screenshot(page, "suggestions/state-restore", element=page.locator("footer.composer-area"))
     restore.click()
     expect(row).to_be_visible()
     expect(chips(page).first).to_be_focused()
@@ -332,3 +337,24 @@ def test_suggestion_states_have_no_serious_accessibility_violations(
     expect(page.get_by_test_id("suggestions-restore")).to_be_visible()
     found = violations_in_suggestions(page)
     assert not found, f"restore, {scheme}:\n{describe(found)}"
+
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+PRESETS = ("short", "files", "image", "long", "many", "hostile")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_screenshots_of_every_style_for_the_docs(page: Page, server: LiveServer, preset: str) -> None:
+    """docs/presenting-suggestions.md: each preset in each style, light and dark, desktop and phone."""
+    open_app(page, server)
+    prompt(page, f"/suggest-demo {preset}")
+    area = page.locator("footer.composer-area")
+    for device, size in VIEWPORTS.items():
+        page.set_viewport_size(size)  # type: ignore[arg-type]
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            for style in STYLES:
+                use_style(page, style)
+                shown = page.get_by_test_id("ghost-entry") if style == "ghost" else chips(page)
+                expect(shown.first).to_be_visible()
+                screenshot(page, f"suggestions/{preset}-{style}-{device}-{scheme}", element=area)

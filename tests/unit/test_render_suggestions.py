@@ -104,7 +104,7 @@ def test_ghost_text_holds_every_suggestion_first_one_shown_with_files_where_they
     with_link = render.region(offered([text("Show "), link, text(" now")]), Aspect.SUGGESTIONS)
     ghost = with_link[with_link.index('id="ghost-text"') :]
     assert 'data-text="Show ⟦a.py⟧ now"' in ghost
-    assert 'Show <span class="chip-ref" aria-hidden="true">a.py</span> now' in ghost
+    assert 'Show <span class="chip-ref chip-ref-file" aria-hidden="true">a.py</span> now' in ghost
 
 
 def test_the_snapshot_carries_the_row() -> None:
