@@ -170,6 +170,8 @@ def test_taken_into_the_composer_and_sent_unchanged_is_the_suggestion_deep_equal
     expect(composer).to_be_focused()
     pill = page.get_by_test_id("composer-attachment")
     expect(pill).to_contain_text((e2e_workspace / "README.md").as_uri())
+    # The reference is drawn as a token where it stands.
+    expect(page.get_by_test_id("composer-tokens").locator("mark")).to_have_text("⟦README.md⟧")
     expect(page.get_by_test_id("suggestions")).to_be_hidden()
     screenshot(page, f"suggestions/state-taken-{style}", element=page.locator("footer.composer-area"))
     composer.press("Enter")

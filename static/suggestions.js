@@ -144,11 +144,44 @@
     });
   }
 
+  // Each reference the composer holds is highlighted where it stands: a backdrop under the textarea
+  // repeats its text (transparent) with a <mark> behind each token. Built with text nodes only.
+  function paintTokens() {
+    var box = composer();
+    var backdrop = byId("composer-tokens");
+    if (!box || !backdrop) { return; }
+    var tokens = pills().map(function (pill) { return pill.getAttribute("data-token") || ""; })
+      .filter(function (token) { return token !== ""; });
+    var text = box.value;
+    backdrop.textContent = "";
+    var at = 0;
+    while (at < text.length) {
+      var next = -1;
+      var found = "";
+      tokens.forEach(function (token) {
+        var i = text.indexOf(token, at);
+        if (i >= 0 && (next < 0 || i < next)) { next = i; found = token; }
+      });
+      if (next < 0) { break; }
+      backdrop.appendChild(document.createTextNode(text.slice(at, next)));
+      var mark = document.createElement("mark");
+      mark.textContent = found;
+      backdrop.appendChild(mark);
+      at = next + found.length;
+    }
+    backdrop.appendChild(document.createTextNode(text.slice(at) + "\n"));
+    backdrop.scrollTop = box.scrollTop;
+  }
+  document.addEventListener("scroll", function (event) {
+    if (event.target === composer()) { var b = byId("composer-tokens"); if (b) { b.scrollTop = event.target.scrollTop; } }
+  }, true);
+
   // --- which list is offered -------------------------------------------------------------------------
 
   function offered() { return document.body.getAttribute("data-offer") === "shown"; }
 
   function updateOffer() {
+    paintTokens();
     var gen = currentGen();
     var live = listSize() > 0 && gen !== offer.sentGen;
     var shown = live && gen !== offer.dismissedGen && composerBlank();

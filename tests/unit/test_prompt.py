@@ -76,8 +76,9 @@ def test_a_token_the_tab_does_not_hold_is_refused_rather_than_sent_as_words() ->
         ComposerAttachments().compose("Explain ⟦cart.py⟧", [], {})
 
 
-def test_an_unknown_id_is_ignored() -> None:
-    assert ComposerAttachments().compose("hi", ["att-nope"], {}).wire == [text("hi")]
+def test_an_id_the_tab_does_not_hold_is_refused_rather_than_silently_left_out() -> None:
+    with pytest.raises(PromptRejected, match="no longer held"):
+        ComposerAttachments().compose("hi", ["att-nope"], {})
 
 
 def test_an_image_needs_the_agents_image_capability() -> None:
@@ -103,12 +104,15 @@ def test_same_names_get_distinct_labels_and_tokens_cannot_be_forged_by_a_name() 
     assert composer_text([TextPart(text="x "), *parts], strip_hidden) == "x ⟦cart.py⟧⟦cart.py 2⟧⟦abc⟧"
 
 
-def test_taking_a_suggestion_replaces_what_the_tab_held_and_sending_forgets_nothing_else() -> None:
+def test_taking_a_suggestion_keeps_an_image_on_its_way_and_its_tokens_name_its_own_files() -> None:
     composer = ComposerAttachments()
-    composer.add(PNG, inline=False)
-    composer.take(suggestion(text("hi "), LINK), strip_hidden)
-    assert [h.block for h in composer.held] == [LINK]
-    assert isinstance(composer.held[0].part, ResourceLinkPart)
+    image = composer.add(PNG, inline=False)
+    composer.add(OTHER | {"name": "cart.py"}, inline=True)  # an older cart.py the page no longer shows
+    shown, held = composer.take(suggestion(text("hi "), LINK), strip_hidden)
+    assert shown == "hi ⟦cart.py⟧"
+    assert [h.block for h in composer.held] == [PNG, LINK]
+    assert isinstance(held[0].part, ResourceLinkPart)
+    assert composer.compose(shown, [held[0].id, image.id], {"image": True}).wire == [text("hi "), LINK, PNG]
 
 
 def test_too_many_attachments_are_refused() -> None:

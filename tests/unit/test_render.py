@@ -51,6 +51,7 @@ PAGE_IDS = frozenset(
         "sidebar",
         "navigate",
         "composer-attachments",
+        "composer-tokens",
         "restart-form",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
         "suggestions",

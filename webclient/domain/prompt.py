@@ -126,15 +126,20 @@ class ComposerAttachments:
     def take(self, suggestion: Suggestion, clean: TextCleaner) -> tuple[str, list[Held]]:
         """Put a suggestion into the (empty) composer: the text to show and the attachments it now holds.
 
-        Only called over an empty composer, so whatever this tab held before is dropped.
+        The page asks only over an empty composer, but an attachment of the user's may still be on its
+        way to the page: nothing held is dropped except what a token of the suggestion would name, so
+        each token means the suggestion's own block.
         """
-        self.clear()
+        self._origin = None
         others = [
             (part, block)
             for part, block in zip(suggestion.parts, suggestion.wire, strict=True)
             if not isinstance(part, TextPart)
         ]
         labels = unique_labels([part for part, _ in others])
+        for old in list(self._held.values()):
+            if old.label in labels:
+                del self._held[old.id]
         held = [
             self._hold(label, part, dict(block), inline=True)
             for label, (part, block) in zip(labels, others, strict=True)
@@ -159,12 +164,19 @@ class ComposerAttachments:
         """
         if len(kept) > MAX_ATTACHMENTS:
             raise PromptRejected(f"a prompt can carry at most {MAX_ATTACHMENTS} attachments")
+        # What the page refers to but this tab does not hold (the page reconnected, so the server side
+        # of its composer is new) is refused rather than silently left out or sent as words.
         by_label = {h.label: h for h in self._held.values()}
         unknown = [m.group(1) for m in _TOKEN.finditer(text) if m.group(1) not in by_label]
         if unknown:
             raise PromptRejected(
                 f"the composer refers to {unknown[0]!r}, which it no longer holds (the page reconnected?); "
                 "remove the reference or attach the file again. Nothing was sent"
+            )
+        if any(attachment_id not in self._held for attachment_id in kept):
+            raise PromptRejected(
+                "an attachment in the composer is no longer held (the page reconnected?); remove it and "
+                "attach it again. Nothing was sent"
             )
         if self._origin is not None and text == self._origin[0] and not self._extras(text, kept):
             blocks = [dict(b) for b in self._origin[1]]
