@@ -203,7 +203,9 @@
   function restore() {
     offer.dismissedGen = null;
     updateOffer();
-    focusItem(currentItem());
+    // Focus goes to what came back: the suggestions, or the composer that shows the ghost text.
+    var item = currentItem();
+    if (item) { focusItem(item); } else { composer().focus(); }
   }
 
   function announce(count) {
