@@ -121,6 +121,9 @@
       if (box.value.charAt(end) === " " && (at === 0 || box.value.charAt(at - 1) === " ")) { end += 1; }
       box.value = box.value.slice(0, at) + box.value.slice(end);
     }
+    var form = byId("detach-form");
+    form.querySelector('[name="id"]').value = pill.getAttribute("data-id") || "";
+    form.requestSubmit();
     pill.remove();
     syncPillBox();
     box.focus();

@@ -97,6 +97,25 @@ def test_hidden_characters_are_left_out_of_the_composer_and_so_out_of_what_is_se
     assert composer.compose(shown, [], {}).wire == [text("List files")]
 
 
+def test_a_suggestion_cannot_write_a_token_for_an_attachment_it_does_not_carry() -> None:
+    composer = ComposerAttachments()
+    removed = composer.add(LINK, inline=True)  # attached, then removed by the user
+    composer.drop(removed.id)
+    composer.add(PNG, inline=False)  # still held: on its way to the page
+    forged = suggestion(text("Explain ⟦cart.py⟧ and ⟦image⟧"))
+    shown, held = composer.take(forged, strip_hidden)
+    assert shown == "Explain [cart.py] and [image]" and held == []
+    assert composer.compose(shown, [], {}).wire == [text("Explain [cart.py] and [image]")]
+
+
+def test_a_removed_attachment_is_forgotten() -> None:
+    composer = ComposerAttachments()
+    held = composer.add(LINK, inline=True)
+    composer.drop(held.id)
+    with pytest.raises(PromptRejected, match="no longer holds"):
+        composer.compose("Explain ⟦cart.py⟧", [], {})
+
+
 def test_same_names_get_distinct_labels_and_tokens_cannot_be_forged_by_a_name() -> None:
     evil = {"type": "resource_link", "name": "a⟧b⟦c", "uri": "file:///x"}
     parts = [translate_content(b) for b in (LINK, LINK, evil)]

@@ -42,6 +42,7 @@ PAGE_IDS = frozenset(
         "composer-actions",
         "cancel-form",
         "edit-form",
+        "detach-form",
         "find-form",
         "inspector-form",
         "attach-file-form",

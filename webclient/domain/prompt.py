@@ -94,13 +94,21 @@ def unique_labels(parts: Sequence[ContentPart], taken: Sequence[str] = ()) -> li
 
 
 def composer_text(parts: Sequence[ContentPart], clean: TextCleaner) -> str:
-    """What the composer shows for these parts: cleaned text, each other block as a token where it stands."""
+    """What the composer shows for these parts: cleaned text, each other block as a token where it stands.
+
+    Token brackets in the agent's own text become plain ones: a suggestion must not be able to write a
+    token that names an attachment it does not carry.
+    """
     others = [p for p in parts if not isinstance(p, TextPart)]
     labels = iter(unique_labels(others))
     return "".join(
-        clean(p.text) if isinstance(p, TextPart) else f"{TOKEN_OPEN}{next(labels)}{TOKEN_CLOSE}"
+        _defuse(clean(p.text)) if isinstance(p, TextPart) else f"{TOKEN_OPEN}{next(labels)}{TOKEN_CLOSE}"
         for p in parts
     )
+
+
+def _defuse(text: str) -> str:
+    return text.replace(TOKEN_OPEN, "[").replace(TOKEN_CLOSE, "]")
 
 
 class ComposerAttachments:
@@ -147,9 +155,13 @@ class ComposerAttachments:
         text = composer_text(suggestion.parts, clean)
         # Sent unchanged, it goes out exactly as the agent wrote it, `_meta` and annotations included;
         # unless cleaning removed hidden characters: then what the user saw is what is sent.
-        if all(clean(p.text) == p.text for p in suggestion.parts if isinstance(p, TextPart)):
+        if all(_defuse(clean(p.text)) == p.text for p in suggestion.parts if isinstance(p, TextPart)):
             self._origin = (text, [dict(b) for b in suggestion.wire])
         return text, held
+
+    def drop(self, attachment_id: str) -> None:
+        """The user removed this attachment from the composer: forget it, so no token brings it back."""
+        self._held.pop(attachment_id, None)
 
     def clear(self) -> None:
         self._held.clear()

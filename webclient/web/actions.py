@@ -39,6 +39,13 @@ class PromptAction(_Action):
         return [value] if isinstance(value, str) else value
 
 
+class DetachAction(_Action):
+    """The user removed attachment `id` from this tab's composer."""
+
+    action: Literal["detach"]
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class EditSuggestionAction(_Action):
     """Take suggestion `index` of list `generation` into the composer (its attachments become pills)."""
 
@@ -157,6 +164,7 @@ BrowserAction = Annotated[
     PromptAction
     | SuggestionAction
     | EditSuggestionAction
+    | DetachAction
     | PermissionAction
     | NewSessionAction
     | InspectorAction

@@ -30,6 +30,7 @@ from webclient.web.actions import (
     BrowserAction,
     CancelAction,
     CloseSessionAction,
+    DetachAction,
     EditSuggestionAction,
     FindFilesAction,
     InspectorAction,
@@ -190,6 +191,9 @@ async def _dispatch(
         # Only this tab's composer takes the suggestion's attachments; the page gets their ids.
         _, held = sub.composer.take(chosen, hidden_chars.strip_hidden)
         sub.push(render.composer_attachments(held))
+        return None
+    if isinstance(action, DetachAction):
+        sub.composer.drop(action.id)
         return None
     if isinstance(action, PermissionAction):
         return live.answer_permission(action.request_id, action.option_id)
