@@ -116,3 +116,9 @@ def test_chip_view_keeps_a_run_of_hidden_characters_whole_when_cutting() -> None
     view = chip_view(Suggestion(parts=offered([text(text_value)]).suggestions[0].parts, wire=()))
     head = view.head[0].text or ""
     assert head.endswith("a") and (view.tail[0].text or "").startswith("\u200b" * 5)
+
+
+def test_the_accessible_name_is_the_text_as_shown_with_files_by_name_and_hidden_characters_marked() -> None:
+    link = {"type": "resource_link", "name": "a.py", "uri": "file:///etc/passwd"}
+    view = chip_view(offered([text("Show\u202e "), link, text(" now")]).suggestions[0])
+    assert view.label == "Show⟨U+202E⟩ a.py now"
