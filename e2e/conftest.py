@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, Playwright, sync_playwright
 
 from tests.live import LiveServer, run_server
 
@@ -89,7 +89,7 @@ def sign_in(page: Page, server: LiveServer) -> None:
     one the cookie that link gave (the token signs in only once per start)."""
     if server.signed_in is None:
         page.goto(server.url)
-        page.wait_for_url(re.compile(r"/$"))  # the token left the address bar
+        page.wait_for_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
         [cookie] = [c for c in page.context.cookies() if c["name"].startswith("webclient_")]
         server.signed_in = f"{cookie['name']}={cookie['value']}"
         return
@@ -98,12 +98,19 @@ def sign_in(page: Page, server: LiveServer) -> None:
     page.goto(server.base + "/")
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """Save a screenshot for humans: always under e2e/artifacts, and into docs/ when asked to."""
-    ARTIFACTS.mkdir(exist_ok=True)
+def screenshot(page: Page, name: str, *, element: Locator | None = None) -> Path:
+    """Save a screenshot for humans: always under e2e/artifacts, and into docs/ when asked to.
+
+    `name` may hold a folder (`suggestions/files-chips`); `element` narrows the picture to one element.
+    """
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if element is not None:
+        element.screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path), full_page=False)
     if os.environ.get("WEBCLIENT_UPDATE_SCREENSHOTS") == "1":
-        DOCS.mkdir(exist_ok=True)
-        shutil.copy(path, DOCS / f"{name}.png")
+        target = DOCS / f"{name}.png"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, target)
     return path

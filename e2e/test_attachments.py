@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from e2e.conftest import screenshot
 from e2e.test_conversation import open_app
+from e2e.test_suggestions import prompts_received
 from tests.live import LiveServer
 
 
@@ -44,12 +45,19 @@ def test_at_picker_finds_a_workspace_file_and_attaches_it_as_a_link(
     pill = page.get_by_test_id("composer-attachment")
     expect(pill).to_have_count(1)
     expect(pill).to_contain_text((e2e_workspace / "src" / "cart.py").as_uri())
-    expect(composer).to_have_value("show ")
+    expect(composer).to_have_value("show ⟦cart.py⟧ ")  # the file stands where it was typed
     expect(page.get_by_test_id("file-picker")).to_be_hidden()
 
+    composer.press_sequentially("please")
     composer.press("Enter")
     user = page.locator('[data-testid="message"][data-role="user"]').last
     expect(user).to_contain_text("cart.py")
+    link = {"type": "resource_link", "name": "cart.py", "uri": (e2e_workspace / "src" / "cart.py").as_uri()}
+    assert prompts_received(page, server)[-1] == [
+        {"type": "text", "text": "show "},
+        link,
+        {"type": "text", "text": " please"},
+    ]
     expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("class Cart")
     expect(page.get_by_test_id("composer-attachment")).to_have_count(0)
 

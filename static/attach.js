@@ -63,9 +63,11 @@
     var box = composer();
     var found = mention();
     if (found) {
-      // Take the `@query` out of the text: the file travels as a link, not as words.
+      // Take the `@query` out of the text: the file's token goes in its place once the server holds it
+      // (static/suggestions.js puts it there), so the link stands where it was typed.
       box.value = box.value.slice(0, found.start) + box.value.slice(box.selectionStart);
       box.setSelectionRange(found.start, found.start);
+      box.setAttribute("data-insert-at", String(found.start));
     }
     closePicker();
     var form = byId("attach-file-form");

@@ -30,7 +30,8 @@
     if (m) { m.hidden = true; }
     var box = composer();
     if (box) {
-      box.setAttribute("aria-expanded", "false");
+      // A textarea takes no aria-expanded (axe: aria-allowed-attr); say nothing while the menu is closed.
+      box.removeAttribute("aria-expanded");
       box.removeAttribute("aria-activedescendant");
     }
   }

@@ -8,6 +8,7 @@ import secrets
 import shlex
 import sys
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -40,6 +41,7 @@ class Settings(BaseSettings):
     token: str = Field(default_factory=lambda: secrets.token_urlsafe(32), min_length=16)
     prompt_suggestions: bool = True
     jetbrains_air: bool = False
+    suggestion_style: Literal["chips", "list", "ghost"] = "chips"
     initialize_timeout: float = Field(default=30.0, gt=0)
     flush_interval: float = Field(default=0.1, ge=0)
     stderr_tail_lines: int = Field(default=30, ge=1)

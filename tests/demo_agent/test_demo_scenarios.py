@@ -66,6 +66,17 @@ async def test_suggest_with_unparsable_json_replies_with_an_error_and_sends_noth
     await agent.assert_stays_true(lambda: not agent.suggestion_lists(session))
 
 
+async def test_suggest_demo_short_sends_four_short_text_suggestions(agent: AgentHarness) -> None:
+    suggestions, _ = await run_scenario(agent, "/suggest-demo short")
+
+    assert [only_text(entry) for entry in suggestions] == [
+        "List files",
+        "What can you do?",
+        "Count to 5",
+        "Show me README.md",
+    ]
+
+
 async def test_suggest_demo_long_sends_one_long_multi_line_suggestion(agent: AgentHarness) -> None:
     suggestions, _ = await run_scenario(agent, "/suggest-demo long")
 

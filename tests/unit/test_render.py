@@ -42,6 +42,7 @@ PAGE_IDS = frozenset(
         "composer-actions",
         "cancel-form",
         "edit-form",
+        "detach-form",
         "find-form",
         "inspector-form",
         "attach-file-form",
@@ -51,6 +52,7 @@ PAGE_IDS = frozenset(
         "sidebar",
         "navigate",
         "composer-attachments",
+        "composer-tokens",
         "restart-form",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
         "suggestions",
@@ -61,6 +63,8 @@ PAGE_IDS = frozenset(
         "auto-send-paused",
         "auto-send-skipped",
         "suggestion-form",
+        "suggestion-style",
+        "suggestions-restore",
         # slash commands (templates/_slash_menu.html, index.html)
         "slash-menu",
         "slash-hint",

@@ -52,8 +52,23 @@ def test_long_text_shows_its_beginning_and_an_expander_with_the_rest() -> None:
     html = render.region(offered([text(long)]), Aspect.SUGGESTIONS)
     view = chip_view(offered([text(long)]).suggestions[0])
     assert view.extra_chars == len(long) - len(view.head[0].text or "")
-    assert f"show all (+{view.extra_chars} characters)" in html
+    assert f"+{view.extra_chars} characters, click to read all" in html
+    assert 'data-truncated="true"' in html  # its first click expands it rather than sending it
+    assert 'data-auto-eligible="false"' in html  # and auto-send never sends it
     assert long.strip() in html  # the full text is in the accessible name
+
+
+def test_a_short_plain_suggestion_is_not_truncated_and_may_be_auto_sent() -> None:
+    html = render.region(offered([text("Run the tests")]), Aspect.SUGGESTIONS)
+    assert "data-truncated" not in html
+    assert 'data-auto-eligible="true"' in html
+
+
+def test_many_suggestions_show_the_first_six_and_a_more_control_in_place() -> None:
+    html = render.region(offered(*[[text(f"s{n}")] for n in range(9)]), Aspect.SUGGESTIONS)
+    assert html.count("chip-extra") == 3
+    assert "+3 more" in html
+    assert "overflow" not in html
 
 
 def test_every_attachment_is_identified_with_its_own_data_only() -> None:
@@ -79,16 +94,17 @@ def test_hidden_characters_are_marked_and_warned_about_and_left_out_of_the_compo
     assert 'data-auto-eligible="false"' in html
 
 
-def test_ghost_text_is_the_first_suggestion_and_says_when_attachments_come_along() -> None:
+def test_ghost_text_holds_every_suggestion_first_one_shown_with_files_where_they_stand() -> None:
     html = render.region(offered([text("Run the tests")], [text("other")]), Aspect.SUGGESTIONS)
     ghost = html[html.index('id="ghost-text"') :]
-    assert 'data-text="Run the tests"' in ghost and " hidden" not in ghost.split(">")[0]
-    assert "attachment" not in ghost
-    link = {"type": "resource_link", "name": "a.py", "uri": "file:///a.py"}
-    with_link = render.region(offered([text("Show "), link]), Aspect.SUGGESTIONS)
-    ghost = with_link[with_link.index('id="ghost-text"') :]
     assert " hidden" not in ghost.split(">")[0]
-    assert "(with 1 attachment)" in ghost
+    assert 'data-index="0" data-text="Run the tests">' in ghost
+    assert 'data-index="1" data-text="other" hidden>' in ghost
+    link = {"type": "resource_link", "name": "a.py", "uri": "file:///a.py"}
+    with_link = render.region(offered([text("Show "), link, text(" now")]), Aspect.SUGGESTIONS)
+    ghost = with_link[with_link.index('id="ghost-text"') :]
+    assert 'data-text="Show ⟦a.py⟧ now"' in ghost
+    assert 'Show <span class="chip-ref chip-ref-file" aria-hidden="true">a.py</span> now' in ghost
 
 
 def test_the_snapshot_carries_the_row() -> None:
@@ -100,3 +116,9 @@ def test_chip_view_keeps_a_run_of_hidden_characters_whole_when_cutting() -> None
     view = chip_view(Suggestion(parts=offered([text(text_value)]).suggestions[0].parts, wire=()))
     head = view.head[0].text or ""
     assert head.endswith("a") and (view.tail[0].text or "").startswith("\u200b" * 5)
+
+
+def test_the_accessible_name_is_the_text_as_shown_with_files_by_name_and_hidden_characters_marked() -> None:
+    link = {"type": "resource_link", "name": "a.py", "uri": "file:///etc/passwd"}
+    view = chip_view(offered([text("Show\u202e "), link, text(" now")]).suggestions[0])
+    assert view.label == "Show⟨U+202E⟩ a.py now"

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from webclient.errors import SettingsError
 from webclient.settings import Settings, demo_agent_argv, is_loopback
+from webclient.web.cli import settings_from_args
 
 
 @pytest.fixture(autouse=True)
@@ -131,3 +132,16 @@ def test_protected_globs_come_from_the_command_line_or_the_environment(
     assert settings_from_args(["--cwd", str(tmp_path)]).protected == ()
     monkeypatch.setenv("WEBCLIENT_PROTECTED", '["deploy/"]')
     assert settings_from_args(["--cwd", str(tmp_path)]).protected == ("deploy/",)
+
+
+def test_suggestion_style_defaults_to_chips_and_comes_from_the_command_line(tmp_path: Path) -> None:
+    assert settings_from_args(["--cwd", str(tmp_path)]).suggestion_style == "chips"
+    chosen = settings_from_args(["--cwd", str(tmp_path), "--suggestion-style", "ghost"])
+    assert chosen.suggestion_style == "ghost"
+    with pytest.raises(SystemExit):
+        settings_from_args(["--cwd", str(tmp_path), "--suggestion-style", "carousel"])
+
+
+def test_suggestion_style_comes_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBCLIENT_SUGGESTION_STYLE", "list")
+    assert Settings(cwd=tmp_path).suggestion_style == "list"

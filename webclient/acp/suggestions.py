@@ -55,15 +55,6 @@ class Suggestion:
         return tuple(p for p in self.parts if not isinstance(p, TextPart))
 
 
-def attachment_wire(suggestion: Suggestion) -> list[dict[str, Any]]:
-    """The agent's own blocks for each of the suggestion's attachments (its non-text blocks), in order."""
-    return [
-        dict(block)
-        for block, part in zip(suggestion.wire, suggestion.parts, strict=True)
-        if not isinstance(part, TextPart)
-    ]
-
-
 @dataclass(frozen=True)
 class Skipped:
     """A suggestion left out of the list, and why (kept for the notices agent developers read)."""

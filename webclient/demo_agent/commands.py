@@ -7,7 +7,7 @@ from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredComm
 __all__ = ["AVAILABLE_COMMANDS", "COMMAND_NAMES", "SCENARIO_PRESETS"]
 
 # Names of the /suggest-demo presets, in the order the help text lists them.
-SCENARIO_PRESETS = ("long", "many", "files", "image", "hostile", "invalid", "withdraw")
+SCENARIO_PRESETS = ("short", "long", "many", "files", "image", "hostile", "invalid", "withdraw")
 
 
 def _command(name: str, description: str, hint: str | None = None) -> AvailableCommand:

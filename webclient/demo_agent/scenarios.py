@@ -130,6 +130,15 @@ _MANY_PROMPTS = (
 )  # fmt: skip
 
 
+_SHORT_PROMPTS = ("List files", "What can you do?", "Count to 5", "Show me README.md")
+
+
+def _short(workspace: Workspace, support: SuggestionSupport) -> tuple[list[JsonDict], str]:
+    return [
+        suggestion(text(prompt)) for prompt in _SHORT_PROMPTS
+    ], f"{len(_SHORT_PROMPTS)} short text suggestions"
+
+
 def _long(workspace: Workspace, support: SuggestionSupport) -> tuple[list[JsonDict], str]:
     return [
         suggestion(text(_LONG_PROMPT))
@@ -221,6 +230,7 @@ def _withdraw(workspace: Workspace, support: SuggestionSupport) -> tuple[list[Js
 
 
 _PRESETS: dict[str, Preset] = {
+    "short": _short,
     "long": _long,
     "many": _many,
     "files": _files,

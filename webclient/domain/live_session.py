@@ -32,7 +32,7 @@ from webclient.acp.suggestions import Suggestion
 from webclient.acp.translate import content_to_wire
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
-from webclient.domain.prompt import PromptRejected, compose
+from webclient.domain.prompt import ComposerAttachments, PromptRejected
 from webclient.domain.state import (
     Aspect,
     FileWriteItem,
@@ -121,13 +121,14 @@ class LiveSession(Generic[SinkT]):
         blocks = verbatim if verbatim is not None else [content_to_wire(part) for part in parts]
         self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
 
-    def submit_composed(self, text: str, attachments: list[str]) -> None:
-        """Send what the composer holds: its text and the attachments the user kept in it."""
+    def submit_composed(self, text: str, kept: list[str], composer: ComposerAttachments) -> None:
+        """Send what a tab's composer holds: its text and the attachments (by id) the user kept in it."""
         try:
-            composed = compose(text, attachments, self.prompt_capabilities)
+            composed = composer.compose(text, kept, self.prompt_capabilities)
         except PromptRejected as exc:
             raise Refused(str(exc)) from None
         self.submit_prompt(composed.parts, verbatim=composed.wire)
+        composer.clear()
 
     def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> None:
         """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""

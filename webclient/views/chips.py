@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, TextPart
 from webclient.acp.suggestions import Suggestion
+from webclient.domain.prompt import composer_text
 from webclient.views import hidden_chars
 
 # A chip shows this many characters of its text, then an explicit "show all (+N characters)" expander.
@@ -27,9 +28,10 @@ class ChipPiece:
 class ChipView:
     """What one chip shows, computed once so the template stays declarative.
 
-    `head` is shown in the button; `tail` (long text only) sits behind the "show all" expander and is
-    `extra_chars` characters long. `composer_text` is what "edit" and Tab put into the composer: the text
-    without hidden characters, so what the user then sees is what is sent.
+    `head` is shown at once; `tail` (long text only) is `extra_chars` characters long and shows when the
+    suggestion is expanded, which its first click does (`truncated`): nothing is sent unseen.
+    `composer_text` is what Edit and Tab put into the composer: the text without hidden characters (so
+    what the user then sees is what is sent), each other block as an inline `⟦name⟧` token where it stands.
     """
 
     label: str
@@ -40,6 +42,15 @@ class ChipView:
     hidden_count: int
     composer_text: str
     auto_eligible: bool
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the text is not all shown at first: such a suggestion expands before it can be sent."""
+        return bool(self.tail)
+
+    @property
+    def pieces(self) -> tuple[ChipPiece, ...]:
+        return self.head + self.tail
 
 
 def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
@@ -60,7 +71,6 @@ def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
         else:
             (tail if tail else head).append(ChipPiece(ref=len(attachments)))
             attachments.append(part)
-    text = suggestion.text
     hidden = sum(hidden_chars.count_hidden(s) for s in _visible_strings(suggestion.parts))
     return ChipView(
         label=_label(suggestion.parts),
@@ -69,9 +79,10 @@ def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
         extra_chars=extra,
         attachments=tuple(attachments),
         hidden_count=hidden,
-        composer_text=hidden_chars.strip_hidden(text),
-        # Auto-send only what needs no second look: plain text, no attachments, no hidden characters.
-        auto_eligible=not attachments and hidden == 0,
+        composer_text=composer_text(suggestion.parts, hidden_chars.strip_hidden),
+        # Auto-send only what needs no second look and is on screen in full: short plain text, no
+        # attachments, no hidden characters.
+        auto_eligible=not attachments and hidden == 0 and not tail,
     )
 
 
@@ -119,15 +130,21 @@ def uri_name(uri: str) -> str:
 
 
 def _label(parts: tuple[ContentPart, ...]) -> str:
-    """The chip's accessible name: its whole prompt in order, each attachment named in brackets."""
+    """The chip's accessible name: its whole prompt in order as the chip shows it (hidden characters as
+    their markers, each attachment by the name shown where it stands), so the name matches what is seen.
+    The attachments' details are the chip's description."""
     pieces: list[str] = []
     for part in parts:
         if isinstance(part, TextPart):
-            pieces.append(part.text)
+            pieces.append(_visible(part.text))
         elif isinstance(part, ResourceLinkPart):
-            pieces.append(f"[file {part.name}]")
+            pieces.append(_visible(part.name))
         elif isinstance(part, ResourcePart):
-            pieces.append(f"[embedded {uri_name(part.uri)}]")
+            pieces.append(_visible(uri_name(part.uri)))
         else:
             pieces.append(f"[{part.kind}]")
     return "".join(pieces).strip()
+
+
+def _visible(text: str) -> str:
+    return "".join(f"⟨{seg.label}⟩" if seg.hidden else seg.text for seg in hidden_chars.segments(text))

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import Iterable
 
+from webclient.domain.prompt import ComposerAttachments
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import render
 from webclient.views.inspector import Cursor, InspectorFeed
@@ -30,6 +31,8 @@ class Subscriber:
         # Only a tab whose inspector is open is sent its entries: a closed panel costs nothing.
         self.watching_inspector = False
         self.dropped = False
+        # This tab's composer attachments: the page only holds their opaque ids.
+        self.composer = ComposerAttachments()
 
     def push(self, frame: str) -> None:
         if self.dropped:

@@ -13,8 +13,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES, ContentPart
+from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
 from webclient.domain.picker import FoundFile
+from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
@@ -51,12 +52,20 @@ def environment() -> Environment:
     return env
 
 
-def page(state: SessionState, *, ws_path: str, session_path: str = "/") -> str:
-    """The whole page for one session."""
+def page(
+    state: SessionState, *, ws_path: str, session_path: str = "/", suggestion_style: str = "chips"
+) -> str:
+    """The whole page for one session; `suggestion_style` is the presentation a new browser starts with."""
     return (
         environment()
         .get_template("index.html")
-        .render(state=state, ws_path=ws_path, session_path=session_path, oob=False)
+        .render(
+            state=state,
+            ws_path=ws_path,
+            session_path=session_path,
+            suggestion_style=suggestion_style,
+            oob=False,
+        )
     )
 
 
@@ -94,16 +103,16 @@ def file_picker(found: list[FoundFile], query: str) -> str:
     return _partial("_file_picker.html", found=found, query=query, open=True, oob=True)
 
 
-def composer_pill(part: ContentPart, block: dict[str, Any]) -> str:
-    """One more attachment for the composer, appended to the ones it holds."""
-    pill = _partial("_composer_pill.html", part=part, block=json.dumps(block))
+def composer_pill(held: Held) -> str:
+    """One more attachment for the composer, appended to the ones it holds; a file's token goes into the
+    text where the user typed `@`."""
+    pill = _partial("_composer_pill.html", held=held, insert=held.inline)
     return str(Markup('<div hx-swap-oob="beforeend:#composer-attachments">{}</div>').format(Markup(pill)))
 
 
-def composer_attachments(parts: list[ContentPart], wire: list[dict[str, Any]]) -> str:
-    """The composer's attachment pills (replacing any it held), each carrying its block for sending."""
-    pills = list(zip(parts, [json.dumps(block) for block in wire], strict=True))
-    return _partial("_composer_attachments.html", pills=pills, oob=True)
+def composer_attachments(held: list[Held]) -> str:
+    """The composer's attachment pills (replacing any it held), each naming its server-held block by id."""
+    return _partial("_composer_attachments.html", pills=held, oob=True)
 
 
 def _partial(name: str, **context: Any) -> str:

@@ -26,17 +26,24 @@ class _Action(BaseModel):
 
 
 class PromptAction(_Action):
-    """The composer's text, and the attachments it holds as JSON blocks (htmx sends one value as a
-    string and several as a list)."""
+    """The composer's text (with `⟦name⟧` tokens where files stand) and the opaque ids of the attachments
+    it keeps, which the server holds for this tab (htmx sends one value as a string and several as a list)."""
 
     action: Literal["prompt"]
     text: Annotated[str, Field(max_length=MAX_PROMPT_CHARS)]
-    attachments: list[Annotated[str, Field(max_length=MAX_PROMPT_CHARS)]] = []
+    attachments: list[Annotated[str, Field(max_length=64)]] = []
 
     @field_validator("attachments", mode="before")
     @classmethod
     def _one_or_many(cls, value: object) -> object:
         return [value] if isinstance(value, str) else value
+
+
+class DetachAction(_Action):
+    """The user removed attachment `id` from this tab's composer."""
+
+    action: Literal["detach"]
+    id: Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class EditSuggestionAction(_Action):
@@ -157,6 +164,7 @@ BrowserAction = Annotated[
     PromptAction
     | SuggestionAction
     | EditSuggestionAction
+    | DetachAction
     | PermissionAction
     | NewSessionAction
     | InspectorAction

@@ -69,7 +69,12 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
     @app.get("/s/{local_id}", response_class=HTMLResponse)
     async def session_page(local_id: str) -> HTMLResponse:
         live = live_or_404(local_id)
-        html = render.page(live.state, ws_path=f"/ws/{local_id}", session_path=f"/s/{local_id}")
+        html = render.page(
+            live.state,
+            ws_path=f"/ws/{local_id}",
+            session_path=f"/s/{local_id}",
+            suggestion_style=settings.suggestion_style,
+        )
         return HTMLResponse(html, headers={"cache-control": "no-store"})
 
     @app.get("/s/{local_id}/inspector.jsonl")

@@ -56,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="protect more paths (repeatable): a glob matched against the path relative to --cwd and "
         "against the file name; a trailing / protects everything under a directory",
     )
+    parser.add_argument(
+        "--suggestion-style",
+        choices=("chips", "list", "ghost"),
+        help="how prompt suggestions show in a browser that has not chosen yet: a row of chips, a list "
+        "above the composer, or ghost text in it (default chips; the page's Display menu switches live)",
+    )
     parser.add_argument("--version", action="version", version=f"webclient {__version__}")
     return parser
 
@@ -63,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
     args = build_parser().parse_args(argv)
     overrides: dict[str, Any] = {}
-    for name in ("agent", "cwd", "host", "port"):
+    for name in ("agent", "cwd", "host", "port", "suggestion_style"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value

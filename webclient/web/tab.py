@@ -14,14 +14,13 @@ from fastapi import WebSocket, WebSocketDisconnect
 from markupsafe import Markup
 
 from webclient.acp.models import Notice, NoticeLevel
-from webclient.acp.suggestions import attachment_wire
-from webclient.acp.translate import translate_content
 from webclient.domain.live_session import LiveSession
 from webclient.domain.picker import AttachmentRejected, file_block, find_files, image_block
+from webclient.domain.prompt import PromptRejected
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import NoticeItem
 from webclient.errors import Refused
-from webclient.views import render
+from webclient.views import hidden_chars, render
 from webclient.views.live import LiveHub, Subscriber
 from webclient.web.actions import (
     AttachFileAction,
@@ -31,6 +30,7 @@ from webclient.web.actions import (
     BrowserAction,
     CancelAction,
     CloseSessionAction,
+    DetachAction,
     EditSuggestionAction,
     FindFilesAction,
     InspectorAction,
@@ -80,13 +80,16 @@ class Tab:
         live, registry = self.live, self.registry
         match action:
             case PromptAction():
-                live.submit_composed(action.text, action.attachments)
+                live.submit_composed(action.text, action.attachments, self.sub.composer)
             case SuggestionAction():
                 live.send_suggestion(action.generation, action.index, auto_sent=action.auto)
             case EditSuggestionAction():
                 chosen = live.find_suggestion(action.generation, action.index)
-                # Only this tab's composer takes the suggestion's attachments.
-                self.sub.push(render.composer_attachments(list(chosen.attachments), attachment_wire(chosen)))
+                # Only this tab's composer takes the suggestion's attachments; the page gets their ids.
+                _, held = self.sub.composer.take(chosen, hidden_chars.strip_hidden)
+                self.sub.push(render.composer_attachments(held))
+            case DetachAction():
+                self.sub.composer.drop(action.id)
             case PermissionAction():
                 live.answer_permission(action.request_id, action.option_id)
             case SetModeAction():
@@ -130,9 +133,10 @@ class Tab:
                 raise Refused("this agent does not accept images in prompts")
             else:
                 block = image_block(action.mime_type, action.data)
-        except AttachmentRejected as exc:
+            held = self.sub.composer.add(block, inline=isinstance(action, AttachFileAction))
+        except (AttachmentRejected, PromptRejected) as exc:
             raise Refused(str(exc)) from None
-        self.sub.push(render.composer_pill(translate_content(block), block))
+        self.sub.push(render.composer_pill(held))
 
 
 async def serve_tab(socket: WebSocket, registry: Registry, live: Live) -> None:
