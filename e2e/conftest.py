@@ -51,13 +51,14 @@ def chromium_path() -> str | None:
     return None  # let Playwright use a browser it installed itself, if any
 
 
-@pytest.fixture(scope="module")
+# One browser for the whole run: each test still gets a context of its own (cookies, storage, cache).
+@pytest.fixture(scope="session")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
     yield browser
