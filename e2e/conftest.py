@@ -155,6 +155,11 @@ def server(module_server: LiveServer, e2e_workspace: Path, demo_state: Path) -> 
     Every other live session is closed and the agent's stored sessions are forgotten first, so nothing
     one test did (its transcript, sessions, suggestions, files) shows in the next.
     """
+    return new_test_session(module_server, demo_state)
+
+
+def new_test_session(module_server: LiveServer, demo_state: Path) -> LiveServer:
+    """Forget the agent's stored sessions, open a new session alone; the server with `url` its page."""
     for stored in demo_state.rglob("sess_*.json"):
         stored.unlink()
     local_id = fresh_session(module_server, AGENT_STARTUP_TIMEOUT)
