@@ -1,5 +1,10 @@
 """Browser tests: a real server with a real agent, driven through a real Chromium by Playwright.
 
+One server and demo agent per test module (starting them is not what these tests measure, and costs
+seconds on a loaded machine); every test gets a new, empty session on it (`server`) and a fresh browser
+context signed in with the server's cookie (`page`). Tests that need a server of their own (another agent,
+other flags, the token link) start one, e.g. with `fresh_server`.
+
 The browser is the system's Chromium (Debian's `chromium`, or WEBCLIENT_CHROMIUM); Playwright's own
 browser download is not needed. Screenshots of key states go to e2e/artifacts/ and, for the README,
 to docs/ when WEBCLIENT_UPDATE_SCREENSHOTS=1.
@@ -7,6 +12,7 @@ to docs/ when WEBCLIENT_UPDATE_SCREENSHOTS=1.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -14,8 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, sync_playwright
 
+from e2e.session_setup import fresh_session, wait_until_agent_ready
 from tests.live import LiveServer, run_server
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -30,6 +37,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# For states of the page. Agent start-up has its own, longer deadline: on a machine shared with other
+# CPU-heavy jobs it alone can take tens of seconds, and it is not what these tests are about.
+UI_TIMEOUT_MS = 15_000
+AGENT_STARTUP_TIMEOUT = 60.0
+# The demo's pauses, shortened: "count to N" still streams line by line, slowly enough to act on.
+FAST_DEMO = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5", "WEBCLIENT_DEMO_SLOW_STEP_MS": "50"}
 
 
 def chromium_path() -> str | None:
@@ -39,13 +52,14 @@ def chromium_path() -> str | None:
     return None  # let Playwright use a browser it installed itself, if any
 
 
-@pytest.fixture(scope="module")
+# One browser for the whole run: each test still gets a context of its own (cookies, storage, cache).
+@pytest.fixture(scope="session")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
     yield browser
@@ -53,18 +67,44 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A tab in a fresh browser context (its own cookies and localStorage), signed in to `server` when the
+    test uses it; a test with a server of its own signs in through that server's token link."""
     context = browser.new_context(viewport={"width": 1100, "height": 800})
+    if "server" in request.fixturenames:
+        sign_in(context, request.getfixturevalue("server"))
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(UI_TIMEOUT_MS)
     yield page
     context.close()
 
 
-@pytest.fixture
-def e2e_workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    (root / "src").mkdir(parents=True)
+def sign_in(context: BrowserContext, server: LiveServer) -> None:
+    """Give a browser context the server's session cookie, as its token link would have set it."""
+    name, value = server.cookie().split("=", 1)
+    context.add_cookies(
+        [{"name": name, "value": value, "url": server.base, "httpOnly": True, "sameSite": "Strict"}]
+    )
+
+
+def signed_in_page(browser: Browser, server: LiveServer) -> Page:
+    """Another tab in a context of its own, signed in to `server`; close its context when done."""
+    context = browser.new_context()
+    sign_in(context, server)
+    other = context.new_page()
+    other.set_default_timeout(UI_TIMEOUT_MS)
+    return other
+
+
+def fill_workspace(root: Path) -> Path:
+    """Write the small shop project the demo agent looks at, removing whatever else `root` holds."""
+    root.mkdir(parents=True, exist_ok=True)
+    for child in root.iterdir():  # not `root` itself: it is the running agent's working directory
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+    (root / "src").mkdir()
     (root / "README.md").write_text("# Shop\n\nA tiny shop service used in the webclient demo.\n")
     (root / "src" / "cart.py").write_text(
         '"""Shopping cart."""\n\n\nclass Cart:\n'
@@ -78,24 +118,74 @@ def e2e_workspace(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's workspace directory; `e2e_workspace` restores its content before every test."""
+    return fill_workspace(tmp_path_factory.mktemp("e2e") / "shop")
+
+
 @pytest.fixture
-def server(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
-    with run_server(cwd=e2e_workspace, env={"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}) as live:
+def e2e_workspace(shop: Path) -> Path:
+    """The shop project as it was before any test: files an earlier test had the agent write are gone."""
+    return fill_workspace(shop)
+
+
+@pytest.fixture(scope="module")
+def demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the module's demo agent stores its sessions."""
+    return tmp_path_factory.mktemp("demo-state")
+
+
+@pytest.fixture(scope="module")
+def module_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
+    """One server with the demo agent in the shop workspace for the whole module, its agent ready."""
+    env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
+    with run_server(cwd=shop, env=env, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
+        try:
+            wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
+        except AssertionError:
+            print(f"--- server output ---\n{live.log()}")
+            raise
         yield live
 
 
-def sign_in(page: Page, server: LiveServer) -> None:
-    """Open the app as its user does: the printed link in the first browser context, and in every later
-    one the cookie that link gave (the token signs in only once per start)."""
-    if server.signed_in is None:
+@pytest.fixture
+def server(module_server: LiveServer, e2e_workspace: Path, demo_state: Path) -> LiveServer:
+    """The module's server, its `url` the page of a new, empty, ready session of the demo agent.
+
+    Every other live session is closed and the agent's stored sessions are forgotten first, so nothing
+    one test did (its transcript, sessions, suggestions, files) shows in the next.
+    """
+    return new_test_session(module_server, demo_state)
+
+
+def new_test_session(module_server: LiveServer, demo_state: Path) -> LiveServer:
+    """Forget the agent's stored sessions, open a new session alone; the server with `url` its page."""
+    for stored in demo_state.rglob("sess_*.json"):
+        stored.unlink()
+    local_id = fresh_session(module_server, AGENT_STARTUP_TIMEOUT)
+    return dataclasses.replace(module_server, url=f"{module_server.base}/s/{local_id}")
+
+
+@pytest.fixture
+def fresh_server(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
+    """A server of the test's own, just started: its `url` is the token link it printed."""
+    env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state"), **FAST_DEMO}
+    with run_server(cwd=e2e_workspace, env=env, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
+        yield live
+
+
+def open_signed_in(page: Page, server: LiveServer) -> None:
+    """Open `server.url` as its user does: the first browser through the printed token link (which
+    signs in once per start), every later one with the cookie that link gave."""
+    if server.cookies:
+        sign_in(page.context, server)
         page.goto(server.url)
-        page.wait_for_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
-        [cookie] = [c for c in page.context.cookies() if c["name"].startswith("webclient_")]
-        server.signed_in = f"{cookie['name']}={cookie['value']}"
         return
-    name, value = server.signed_in.split("=", 1)
-    page.context.add_cookies([{"name": name, "value": value, "url": server.base + "/"}])
-    page.goto(server.base + "/")
+    page.goto(server.url)
+    page.wait_for_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
+    [cookie] = [c for c in page.context.cookies() if c["name"].startswith("webclient_")]
+    server.cookies.append(f"{cookie['name']}={cookie['value']}")
 
 
 def screenshot(page: Page, name: str, *, element: Locator | None = None) -> Path:

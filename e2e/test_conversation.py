@@ -6,17 +6,26 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import screenshot, sign_in
+from e2e.conftest import screenshot
 from tests.live import LiveServer
 
 
 def open_app(page: Page, server: LiveServer) -> None:
-    sign_in(page, server)
-    expect(page).to_have_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
+    """Open the server's address (a token link or a session page) and wait until the agent is ready."""
+    page.goto(server.url)
+    expect(page).not_to_have_url(re.compile(r"token="))  # a token never stays in the address bar
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
 
 
-def test_token_link_signs_in_and_a_prompt_streams_an_answer(page: Page, server: LiveServer) -> None:
+def test_the_token_link_signs_in_and_leaves_the_address_bar(page: Page, fresh_server: LiveServer) -> None:
+    page.goto(fresh_server.url)
+    # `/`, or the page of the session it shows.
+    expect(page).to_have_url(re.compile(rf"^{re.escape(fresh_server.base)}/(s/[^/?]+)?$"))
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(page.get_by_test_id("composer")).to_be_editable()
+
+
+def test_a_prompt_streams_an_answer(page: Page, server: LiveServer) -> None:
     open_app(page, server)
     composer = page.get_by_test_id("composer")
     composer.fill("list files")
@@ -48,17 +57,17 @@ def test_shift_enter_adds_a_line_instead_of_sending(page: Page, server: LiveServ
 def test_reload_in_the_middle_of_an_answer_shows_the_whole_transcript(page: Page, server: LiveServer) -> None:
     open_app(page, server)
     composer = page.get_by_test_id("composer")
-    composer.fill("count to 12")
+    composer.fill("count to 60")  # 3 s at the tests' 50 ms a line: the reload lands mid-answer
     composer.press("Enter")
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "working")
     agent = page.locator('[data-testid="message"][data-role="agent"]').last
     expect(agent).to_contain_text("3")
 
     page.reload()
-    expect(page.locator('[data-testid="message"][data-role="user"]')).to_contain_text("count to 12")
+    expect(page.locator('[data-testid="message"][data-role="user"]')).to_contain_text("count to 60")
     # The answer goes on streaming into the reloaded page and ends complete.
     expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text(
-        "12", timeout=20_000
+        "60", timeout=20_000
     )
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
 

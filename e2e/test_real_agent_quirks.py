@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from e2e.conftest import screenshot
+from e2e.conftest import screenshot, sign_in
 from e2e.test_conversation import open_app
 from tests.live import LiveServer, run_server, scripted_agent
 
@@ -42,6 +42,7 @@ def test_one_mode_selector_meta_output_a_permissions_diff_and_no_empty_bubble(
 ) -> None:
     page.set_default_timeout(30_000)
     blocked = csp_reports(page)
+    sign_in(page.context, quirks_server)  # the token link signs in only once: every view uses the cookie
     open_app(page, quirks_server)
     selectors = page.locator('[data-testid="mode-select"], [data-testid="config-option"]')
     expect(selectors).to_have_count(1)
@@ -65,6 +66,7 @@ def test_one_mode_selector_meta_output_a_permissions_diff_and_no_empty_bubble(
             if (size, scheme) == ("desktop", "light"):
                 continue
             context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+            sign_in(context, quirks_server)  # the token link signs in only once
             view = context.new_page()
             view.set_default_timeout(30_000)
             view.goto(quirks_server.url)  # the same session, its request still pending

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from e2e.accessibility import AXE, BLOCKING, describe
-from e2e.conftest import screenshot
+from e2e.conftest import screenshot, sign_in
 from e2e.test_conversation import open_app
 from tests.live import LiveServer, run_server, scripted_agent
 
@@ -66,6 +66,7 @@ def open_views(browser: Browser, server: LiveServer) -> list[tuple[str, Page]]:
     for size, viewport in VIEWS.items():
         for scheme in ("light", "dark"):
             context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+            sign_in(context, server)  # the token link signs in only once
             view = context.new_page()
             view.set_default_timeout(30_000)
             view.goto(server.url)  # the session is mid-turn: no waiting for "ready" here
@@ -84,6 +85,7 @@ def test_a_terminal_commands_output_streams_into_its_card_then_its_exit(
 
     page.on("console", on_console)
     page.set_default_timeout(30_000)
+    sign_in(page.context, terminal_server)  # the token link signs in only once: every view uses the cookie
     open_app(page, terminal_server)
     assert "style" not in page.evaluate("() => htmx.config.attributesToSettle")
     gate = e2e_workspace / "gate"

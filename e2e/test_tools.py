@@ -6,7 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import screenshot, sign_in
+from e2e.conftest import open_signed_in, screenshot, signed_in_page
 from e2e.test_conversation import open_app
 from tests.live import LiveServer
 
@@ -68,7 +68,7 @@ def test_a_pending_request_shows_in_every_tab_and_one_answer_resolves_it_everywh
     send(page, "edit README.md")
     expect(pending(page)).to_have_count(1)
 
-    other = browser.new_context().new_page()
+    other = signed_in_page(browser, server)
     open_app_waiting(other, server)
     expect(pending(other)).to_have_count(1)  # a tab that (re)connects still sees the pending request
     pending(other).locator('[data-option-id][data-kind="allow_once"]').click()
@@ -90,5 +90,5 @@ def test_cancel_while_a_request_is_pending_answers_it_cancelled(page: Page, serv
 
 def open_app_waiting(page: Page, server: LiveServer) -> None:
     """Open the app while a turn runs (the status is `working`, not `ready`)."""
-    sign_in(page, server)
+    open_signed_in(page, server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "working")

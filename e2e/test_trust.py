@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.accessibility import describe, violations
-from e2e.conftest import screenshot, sign_in
+from e2e.conftest import open_signed_in, screenshot
 from tests.live import LiveServer, run_server, scripted_agent
 
 VARIANTS = [
@@ -57,7 +57,7 @@ def send(page: Page, text: str) -> None:
 
 def test_an_agent_logging_to_stdout_shows_one_notice_with_a_count(page: Page, scripted: Start) -> None:
     server = scripted("stdout_logger")
-    sign_in(page, server)
+    open_signed_in(page, server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     send(page, "go")
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
@@ -74,7 +74,7 @@ def test_an_agent_logging_to_stdout_shows_one_notice_with_a_count(page: Page, sc
 
 def test_an_endless_line_stops_the_agent_and_says_why(page: Page, scripted: Start) -> None:
     server = scripted("endless_line")
-    sign_in(page, server)
+    open_signed_in(page, server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     send(page, "go")
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "exited", timeout=60_000)
@@ -85,7 +85,7 @@ def test_an_endless_line_stops_the_agent_and_says_why(page: Page, scripted: Star
 
 def test_a_stderr_flood_gives_a_short_exit_notice(page: Page, scripted: Start) -> None:
     server = scripted("stderr_bomb")
-    sign_in(page, server)
+    open_signed_in(page, server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "exited", timeout=60_000)
     notice = page.get_by_test_id("notice").filter(has_text="code 3")
     expect(notice).to_contain_text("more bytes cut]")
@@ -95,7 +95,7 @@ def test_a_stderr_flood_gives_a_short_exit_notice(page: Page, scripted: Start) -
 
 def test_the_inspector_says_how_many_entries_it_dropped(page: Page, scripted: Start) -> None:
     server = scripted("huge_tool_updates", "24", "1")  # 24 MiB: more than the 16 MiB the inspector keeps
-    sign_in(page, server)
+    open_signed_in(page, server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     send(page, "go")
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
@@ -111,7 +111,7 @@ def test_a_reused_sign_in_link_gets_a_page_that_says_what_to_do(
     browser: Browser, page: Page, scripted: Start
 ) -> None:
     server = scripted("echo_agent")
-    sign_in(page, server)
+    open_signed_in(page, server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
 
     stranger = browser.new_context().new_page()
@@ -126,7 +126,7 @@ def test_a_reused_sign_in_link_gets_a_page_that_says_what_to_do(
     stranger.context.close()
 
     page.goto(server.url)  # the browser that signed in may use the printed link again
-    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page).to_have_url(re.compile(r"/s/s\d+$"))
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     assert httpx.get(server.url, follow_redirects=False).status_code == 401
 
@@ -137,7 +137,7 @@ def test_a_fifo_the_agent_asks_to_read_is_refused_and_the_page_says_so(
     fifo = tmp_path / "build.pipe"
     os.mkfifo(fifo)
     server = scripted("asks_client")
-    sign_in(page, server)
+    open_signed_in(page, server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     send(page, f"read {fifo}")
     notice = page.get_by_test_id("notice").filter(has_text="refused the agent's request to read")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
@@ -41,8 +42,13 @@ class InProcessApp:
 
     client: TestClient
     settings: Settings
-    cookie: str
+    exchange: httpx.Response  # the answer to the token link, the one time it was opened
     tabs: list[Tab] = field(default_factory=list)
+
+    @property
+    def cookie(self) -> str:
+        """`name=value` of the session cookie the token was exchanged for."""
+        return str(self.exchange.headers["set-cookie"]).split(";", 1)[0]
 
     @property
     def base(self) -> str:
@@ -171,12 +177,11 @@ def run_app(
                     tab.close()
 
 
-def _exchange_token(client: TestClient) -> str:
+def _exchange_token(client: TestClient) -> httpx.Response:
     response = client.get(f"/?token={TOKEN}", follow_redirects=False)
     assert response.status_code == 303, response.text
-    cookie = response.headers["set-cookie"].split(";", 1)[0]
     client.cookies.clear()  # each request says explicitly whether it carries the cookie
-    return cookie
+    return response
 
 
 @contextmanager

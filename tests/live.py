@@ -35,40 +35,44 @@ def scripted_agent(name: str, *args: str) -> str:
 
 @dataclass
 class LiveServer:
+    """A running server. `url` is where a browser starts: the printed token link, or a session's page.
+
+    The token is exchanged for the cookie once per server (a second exchange may be refused) and the cookie
+    is shared by every copy made with `dataclasses.replace`.
+    """
+
     url: str
     process: subprocess.Popen[str]
     output: list[str] = field(default_factory=list)
-    signed_in: str | None = None  # "name=value" of the session cookie, once the token was exchanged
+    base: str = ""
+    token: str = ""
+    cookies: list[str] = field(default_factory=list)
 
-    @property
-    def base(self) -> str:
-        return self.url.split("/?", 1)[0]
-
-    @property
-    def token(self) -> str:
-        return self.url.split("token=", 1)[1]
+    def __post_init__(self) -> None:
+        if not self.base:
+            self.base = self.url.split("/?", 1)[0]
+        if not self.token and "token=" in self.url:
+            self.token = self.url.split("token=", 1)[1]
 
     @property
     def port(self) -> int:
         return int(self.base.rsplit(":", 1)[1])
 
-    def ws_url(self, local_id: str) -> str:
+    @property
+    def ws_url(self) -> str:
+        """The WebSocket of the first session, the one a fresh server opens by itself."""
+        return self.ws_url_of("s1")
+
+    def ws_url_of(self, local_id: str) -> str:
         return self.base.replace("http://", "ws://") + f"/ws/{local_id}"
 
-    def most_recent_session(self, cookie: str) -> str:
-        """The local id of the session a plain visit opens (`/` redirects to its page)."""
-        response = httpx.get(self.base + "/", headers={"cookie": cookie}, follow_redirects=False)
-        assert response.status_code == 303, response.text
-        return response.headers["location"].rsplit("/", 1)[1]
-
     def cookie(self) -> str:
-        """The session cookie: the token is exchanged for it on the first call, as a browser's first
-        visit does, and the same cookie is returned after that (the token signs in only once)."""
-        if self.signed_in is None:
-            response = httpx.get(self.url, follow_redirects=False)
+        """The session cookie: the token is exchanged on the first call, as a browser's first visit does."""
+        if not self.cookies:
+            response = httpx.get(f"{self.base}/?token={self.token}", follow_redirects=False)
             assert response.status_code == 303, response.text
-            self.signed_in = response.headers["set-cookie"].split(";", 1)[0]
-        return self.signed_in
+            self.cookies.append(response.headers["set-cookie"].split(";", 1)[0])
+        return self.cookies[0]
 
     def log(self) -> str:
         return "".join(self.output)
@@ -80,7 +84,7 @@ def run_server(
     cwd: Path | None = None,
     extra_args: Sequence[str] = (),
     env: dict[str, str] | None = None,
-    startup_timeout: float = 30.0,
+    startup_timeout: float = 60.0,
 ) -> Iterator[LiveServer]:
     """Start the server; yield it once it printed its URL; stop it and reap it afterwards."""
     argv = [sys.executable, "-m", "webclient", "--port", "0", "--no-browser", *extra_args]
@@ -156,13 +160,10 @@ class Tab:
         return await self.wait_for(lambda html: text in html, timeout)
 
 
-async def open_tab(server: LiveServer, cookie: str | None = None, session: str | None = None) -> Tab:
-    """A tab on `session` (a local id; default: the most recent session, where a plain visit goes)."""
-    cookie = cookie or server.cookie()
-    local_id = session or server.most_recent_session(cookie)
+async def open_tab(server: LiveServer, cookie: str | None = None, local_id: str = "s1") -> Tab:
     socket = await websockets.connect(
-        server.ws_url(local_id),
-        additional_headers={"cookie": cookie, "origin": server.base},
+        server.ws_url_of(local_id),
+        additional_headers={"cookie": cookie or server.cookie(), "origin": server.base},
         max_size=256 * 1024 * 1024,  # a browser takes frames of any size; large tool output makes large ones
     )
     return Tab(socket)

@@ -26,8 +26,9 @@ from webclient.domain.files import FileAccess, FileAccessDenied, FileAccessError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WAIT_TIMEOUT = 10.0
-# How long "nothing arrives" is watched for. Predictions go out 50 ms after a turn: 10x that is ample.
-QUIET_PERIOD = 0.5
+# The agent's prediction delay in these tests, and how long "nothing arrives" is watched for: 50x that.
+PREDICTION_DELAY_MS = 5
+QUIET_PERIOD = 0.25
 
 SUGGESTIONS: dict[str, Any] = {"session": {"promptSuggestions": {}}}
 SUGGESTIONS_WITH_IMAGES: dict[str, Any] = {"session": {"promptSuggestions": {"image": {}}}}
@@ -235,6 +236,7 @@ async def running_agent(
         "PYTHONPATH": str(REPO_ROOT),
         "WEBCLIENT_DEMO_STATE_DIR": str(state_dir),
         "WEBCLIENT_DEMO_CHUNK_DELAY_MS": "0",
+        "WEBCLIENT_DEMO_PREDICTION_DELAY_MS": str(PREDICTION_DELAY_MS),
         **(env or {}),
     }
     received: list[Json] = []

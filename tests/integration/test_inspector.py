@@ -1,22 +1,17 @@
-"""The protocol inspector against a real server and the demo agent: the live panel and the JSONL download."""
+"""The protocol inspector in the app with the demo agent: the live panel and the JSONL download."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-import httpx
+from tests.conftest import StartApp
+from tests.inprocess import InProcessApp, wait_until_ready
+from tests.integration.support import turn_finished
 
-from tests.integration.support import eventually, status_is, turn_finished
-from tests.live import LiveServer, open_tab
 
-
-def download(server: LiveServer, cookie: str, local_id: str, method: str = "") -> list[dict[str, Any]]:
-    response = httpx.get(
-        f"{server.base}/s/{local_id}/inspector.jsonl",
-        params={"method": method} if method else None,
-        headers={"cookie": cookie},
-    )
+def download(app: InProcessApp, local_id: str, method: str = "") -> list[dict[str, Any]]:
+    response = app.get(f"/s/{local_id}/inspector.jsonl", params={"method": method} if method else None)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("application/x-ndjson")
     assert response.headers["content-disposition"].startswith("attachment;")
@@ -33,16 +28,14 @@ def first(
     )
 
 
-async def test_the_download_has_the_whole_exchange_of_a_prompt_with_round_trip_times(
-    demo_server: LiveServer,
-) -> None:
-    cookie = demo_server.cookie()
-    tab = await open_tab(demo_server, cookie)
-    await tab.wait_for(status_is("ready"))
-    await tab.send(action="prompt", text="help")
-    await tab.wait_for(turn_finished("help"), timeout=30)
+def test_the_download_has_the_whole_exchange_of_a_prompt_with_round_trip_times(start_app: StartApp) -> None:
+    app = start_app()
+    tab = app.open_tab()
+    wait_until_ready(tab)
+    tab.send(action="prompt", text="help")
+    tab.wait_for(turn_finished("help"), timeout=30)
 
-    records = download(demo_server, cookie, "s1")
+    records = download(app, "s1")
     assert [r["seq"] for r in records] == sorted(r["seq"] for r in records)
     first(records, "initialize", "out")
     assert first(records, "initialize", "in", response=True)["rtt_ms"] >= 0
@@ -56,36 +49,31 @@ async def test_the_download_has_the_whole_exchange_of_a_prompt_with_round_trip_t
     assert answer["rtt_ms"] > 0 and answer["t_ms"] > sent["t_ms"]
     assert answer["message"]["result"]["stopReason"] == "end_turn"
 
-    only = download(demo_server, cookie, "s1", method="prompt")
+    only = download(app, "s1", method="prompt")
     assert {r["method"] for r in only} <= {"session/prompt", "session/update"}
     assert any(r["method"] == "session/prompt" for r in only)
 
     # A tab gets entries only once it opens its panel, and then the same entries as the download.
     assert 'data-testid="inspector-entry"' not in tab.html
-    await tab.send(action="inspector", open=True)
-    await tab.wait_for(lambda html: 'data-method="session/prompt (response)"' in html)
-    await tab.close()
+    tab.send(action="inspector", open=True)
+    tab.wait_for(lambda html: 'data-method="session/prompt (response)"' in html)
 
 
-async def test_a_second_session_does_not_show_the_first_sessions_prompt(demo_server: LiveServer) -> None:
-    cookie = demo_server.cookie()
-    tab = await open_tab(demo_server, cookie)
-    await tab.wait_for(status_is("ready"))
-    await tab.send(action="prompt", text="help")
-    await tab.wait_for(turn_finished("help"), timeout=30)
+def test_a_second_session_does_not_show_the_first_sessions_prompt(start_app: StartApp) -> None:
+    app = start_app()
+    tab = app.open_tab()
+    wait_until_ready(tab)
+    tab.send(action="prompt", text="help")
+    tab.wait_for(turn_finished("help"), timeout=30)
 
-    await tab.send(action="new_session")
-    html = await tab.wait_for(lambda html: 'data-href="/s/' in html)
+    tab.send(action="new_session")
+    html = tab.wait_for(lambda html: 'data-href="/s/' in html)
     local_id = html.rsplit('data-href="/s/', 1)[1].split('"', 1)[0]
     assert local_id != "s1"
+    # The new session is open at the agent once its own tab shows it in the sidebar.
+    app.open_tab(local_id).wait_for(lambda html: f'href="/s/{local_id}">open</a>' in html)
 
-    def opened() -> bool:
-        return any(
-            r["response"] and r["method"] == "session/new" for r in download(demo_server, cookie, local_id)
-        )
-
-    await eventually(opened, timeout=15, what="the second session's session/new answer")
-    second = download(demo_server, cookie, local_id)
+    second = download(app, local_id)
     assert not any(r["method"] == "session/prompt" for r in second)
     assert any(r["method"] == "initialize" for r in second)  # connection scope: shown in every session
     [new_answer] = [r for r in second if r["response"] and r["method"] == "session/new"]
@@ -94,15 +82,13 @@ async def test_a_second_session_does_not_show_the_first_sessions_prompt(demo_ser
     session_id = new_answer["message"]["result"]["sessionId"]
     first_ids = {
         r["message"]["result"]["sessionId"]
-        for r in download(demo_server, cookie, "s1")
+        for r in download(app, "s1")
         if r["response"] and r["method"] == "session/new"
     }
     assert session_id not in first_ids
-    await tab.close()
 
 
-async def test_the_download_needs_the_cookie_and_a_live_session(demo_server: LiveServer) -> None:
-    assert httpx.get(f"{demo_server.base}/s/s1/inspector.jsonl").status_code in (401, 403)
-    cookie = demo_server.cookie()
-    missing = httpx.get(f"{demo_server.base}/s/s99/inspector.jsonl", headers={"cookie": cookie})
-    assert missing.status_code == 404
+def test_the_download_needs_the_cookie_and_a_live_session(start_app: StartApp) -> None:
+    app = start_app("echo_agent")
+    assert app.client.get("/s/s1/inspector.jsonl").status_code in (401, 403)
+    assert app.get("/s/s99/inspector.jsonl").status_code == 404

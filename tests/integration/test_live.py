@@ -1,41 +1,41 @@
-"""Fan-out to tabs through a live server: coalesced frames, tabs in sync, snapshots for late tabs."""
+"""Fan-out to tabs through the app: coalesced frames, tabs in sync, snapshots for late tabs."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.integration.conftest import Serve
-from tests.integration.support import Page, status_is, turn_finished
-from tests.live import open_tab
+from tests.conftest import StartApp
+from tests.inprocess import wait_until_ready
+from tests.integration.support import Page, turn_finished
 
 
-async def test_a_flood_of_3000_chunks_reaches_the_tab_as_few_frames_with_the_complete_text(
-    serve: Serve,
+def test_a_flood_of_3000_chunks_reaches_the_tab_as_few_frames_with_the_complete_text(
+    start_app: StartApp,
 ) -> None:
-    server = serve("flood")
-    tab = await open_tab(server)
-    await tab.wait_for(status_is("ready"))
+    app = start_app("flood")
+    tab = app.open_tab()
+    wait_until_ready(tab)
     frames_before = len(tab.frames)
 
-    await tab.send(action="prompt", text="flood me")
-    await tab.wait_for(turn_finished("flood me"), timeout=30)
+    tab.send(action="prompt", text="flood me")
+    tab.wait_for(turn_finished("flood me"), timeout=30)
 
     assert len(tab.frames) - frames_before < 200
     assert Page.parse(tab.html).texts("agent") == [" ".join(str(i) for i in range(3000))]
 
 
-async def test_two_tabs_on_one_session_show_the_same_conversation(serve: Serve) -> None:
-    server = serve("echo_agent")
-    first, second = await open_tab(server), await open_tab(server)
+def test_two_tabs_on_one_session_show_the_same_conversation(start_app: StartApp) -> None:
+    app = start_app("echo_agent")
+    first, second = app.open_tab(), app.open_tab()
     for tab in (first, second):
-        await tab.wait_for(status_is("ready"))
+        wait_until_ready(tab)
 
-    await first.send(action="prompt", text="from the first tab")
+    first.send(action="prompt", text="from the first tab")
     for tab in (first, second):
-        await tab.wait_for(turn_finished("from the first tab"))
-    await second.send(action="prompt", text="from the second tab")
+        tab.wait_for(turn_finished("from the first tab"))
+    second.send(action="prompt", text="from the second tab")
     for tab in (first, second):
-        await tab.wait_for(turn_finished("from the second tab"))
+        tab.wait_for(turn_finished("from the second tab"))
 
     expected = [
         ("user", "from the first tab"),
@@ -47,25 +47,24 @@ async def test_two_tabs_on_one_session_show_the_same_conversation(serve: Serve) 
     assert Page.parse(second.html).messages == expected
 
 
-async def test_a_tab_that_connects_mid_answer_gets_the_transcript_so_far_then_the_rest(
-    serve: Serve, tmp_path: Path
+def test_a_tab_that_connects_mid_answer_gets_the_transcript_so_far_then_the_rest(
+    start_app: StartApp, tmp_path: Path
 ) -> None:
     gate = tmp_path / "gate"
-    server = serve("gated_stream", str(gate))
-    first = await open_tab(server)
-    await first.wait_for(status_is("ready"))
-    await first.send(action="prompt", text="tell me in two halves")
-    await first.wait_for(lambda html: "first half" in Page.parse(html).agent_text)
+    app = start_app("gated_stream", str(gate))
+    first = app.open_tab()
+    wait_until_ready(first)
+    first.send(action="prompt", text="tell me in two halves")
+    first.wait_for(lambda html: "first half" in Page.parse(html).agent_text)
 
-    late = await open_tab(server)
-    await late.wait_for(lambda html: bool(html))
-    snapshot = Page.parse(late.frames[0])
+    late = app.open_tab()
+    snapshot = Page.parse(late.first_frame())
     assert snapshot.messages == [("user", "tell me in two halves"), ("agent", "first half,")]
     assert snapshot.status == "working"
 
     gate.touch()
     for tab in (first, late):
-        await tab.wait_for(turn_finished("tell me in two halves"))
+        tab.wait_for(turn_finished("tell me in two halves"))
     expected = [("user", "tell me in two halves"), ("agent", "first half, second half.")]
     assert Page.parse(first.html).messages == expected
     assert Page.parse(late.html).messages == expected

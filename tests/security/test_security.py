@@ -1,7 +1,9 @@
-"""Access control of a live server: Host and Origin checks, token and cookie, security headers.
+"""Access control: Host and Origin checks, token and cookie, security headers, the agent command.
 
-Whoever can drive the server can run code through the agent, so these run against the real server
-subprocess, over real HTTP and WebSocket connections.
+Whoever can drive the server can run code through the agent, so every check runs against the real app
+(in-process, its agent a real subprocess), and the few that depend on the server process itself (the
+command line, uvicorn's answer to a refused upgrade, the token link over a real socket) against a real
+server subprocess.
 """
 
 from __future__ import annotations
@@ -14,22 +16,25 @@ from pathlib import Path
 import httpx
 import pytest
 import websockets
+from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import InvalidStatus
 
-from tests.integration.support import Page, has_notice, status_is, turn_finished
-from tests.live import ROOT, LiveServer, open_tab, run_server, scripted_agent
+from tests.inprocess import PORT, TOKEN, InProcessApp, run_app, wait_until_ready
+from tests.integration.support import Page, has_notice, turn_finished
+from tests.live import ROOT, LiveServer, run_server, scripted_agent
+from webclient.web.cli import main
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One server with the echo agent for the whole module: these tests change nothing on it."""
-    with run_server(scripted_agent("echo_agent"), cwd=tmp_path_factory.mktemp("workspace")) as live:
-        yield live
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessApp]:
+    """The app with the echo agent, in-process, for the whole module: these tests change nothing on it."""
+    with run_app(scripted_agent("echo_agent"), cwd=tmp_path_factory.mktemp("workspace")) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
-def cookie(server: LiveServer) -> str:
-    return server.cookie()
+def cookie(app: InProcessApp) -> str:
+    return app.cookie
 
 
 def csp(response: httpx.Response) -> dict[str, str]:
@@ -45,25 +50,212 @@ def csp(response: httpx.Response) -> dict[str, str]:
     "host",
     ["evil.example", "evil.example:{port}", "localhost.evil.example:{port}", "127.0.0.1:1", "127.0.0.1"],
 )
-def test_a_foreign_host_header_is_refused_with_400(server: LiveServer, cookie: str, host: str) -> None:
+def test_a_foreign_host_header_is_refused_with_400(app: InProcessApp, cookie: str, host: str) -> None:
     # A DNS-rebinding page reaches 127.0.0.1 under its own name; the Host header gives it away.
-    response = httpx.get(server.base + "/", headers={"host": host.format(port=server.port), "cookie": cookie})
+    response = app.client.get("/", headers={"host": host.format(port=PORT), "cookie": cookie})
 
     assert response.status_code == 400
 
 
-def test_the_page_without_a_token_or_cookie_is_refused_with_401(server: LiveServer) -> None:
-    response = httpx.get(server.base + "/")
+def test_the_page_without_a_token_or_cookie_is_refused_with_401(app: InProcessApp) -> None:
+    response = app.client.get("/")
 
     assert response.status_code == 401
     assert "set-cookie" not in response.headers
 
 
-def test_a_wrong_token_is_refused_with_401_and_sets_no_cookie(server: LiveServer) -> None:
-    response = httpx.get(server.base + "/", params={"token": server.token[:-1] + "x"})
+def test_a_wrong_token_is_refused_with_401_and_sets_no_cookie(app: InProcessApp) -> None:
+    response = app.client.get("/", params={"token": TOKEN[:-1] + "x"})
 
     assert response.status_code == 401
     assert "set-cookie" not in response.headers
+
+
+def test_the_right_token_redirects_to_the_clean_url_with_a_strict_httponly_cookie(app: InProcessApp) -> None:
+    response = app.exchange  # the answer to the app's one token link
+
+    assert response.status_code == 303
+    assert response.headers["location"] == "/"
+    set_cookie = response.headers["set-cookie"]
+    name, attributes = set_cookie.split("=", 1)[0], [a.strip().lower() for a in set_cookie.split(";")[1:]]
+    assert str(PORT) in name
+    assert "httponly" in attributes
+    assert "samesite=strict" in attributes
+    assert TOKEN not in set_cookie  # the cookie is not the token itself
+
+
+def test_the_page_with_the_cookie_is_served_with_a_strict_csp_and_no_referrer(
+    app: InProcessApp, cookie: str
+) -> None:
+    response = app.client.get("/s/s1", headers={"cookie": cookie})
+
+    assert response.status_code == 200
+    assert 'data-testid="composer"' in response.text
+    policy = csp(response)
+    assert policy["default-src"] == "'self'"
+    assert policy["frame-ancestors"] == "'none'"
+    assert policy["img-src"] == "'self' data:"
+    assert "'unsafe-inline'" not in policy.get("script-src", policy["default-src"])
+    assert "'unsafe-eval'" not in policy.get("script-src", policy["default-src"])
+    assert response.headers["referrer-policy"] == "no-referrer"
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", None])
+def test_a_post_without_our_origin_is_refused_with_403(
+    app: InProcessApp, cookie: str, origin: str | None
+) -> None:
+    headers = {"cookie": cookie, **({"origin": origin} if origin else {})}
+
+    response = app.client.post("/", headers=headers, content=b"{}")
+
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("path", ["/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"])
+def test_the_api_docs_are_not_served(app: InProcessApp, cookie: str, path: str) -> None:
+    assert app.client.get(path, headers={"cookie": cookie}).status_code == 404
+
+
+# --- WebSocket -----------------------------------------------------------------------------------------
+
+
+def _connect(app: InProcessApp, headers: dict[str, str], host: str = "127.0.0.1") -> str:
+    """Try to open a tab's WebSocket; "accepted", or how the app refused it before accepting.
+
+    `host` is the name the request uses (as a DNS-rebinding page would), in its URL and so its Host header.
+    """
+    try:
+        with app.client.websocket_connect(f"ws://{host}:{PORT}/ws/s1", headers=headers):
+            return "accepted"
+    except WebSocketDisconnect as exc:
+        return f"closed {exc.code}"  # uvicorn answers an upgrade closed before accepting with HTTP 403
+
+
+REFUSED = "closed 1008"
+
+
+def test_a_websocket_with_our_origin_and_cookie_is_accepted(app: InProcessApp, cookie: str) -> None:
+    assert _connect(app, {"origin": app.origin, "cookie": cookie}) == "accepted"
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", None, "http://127.0.0.1:1"])
+def test_a_websocket_without_our_origin_is_refused(
+    app: InProcessApp, cookie: str, origin: str | None
+) -> None:
+    headers = {"cookie": cookie, **({"origin": origin} if origin else {})}
+
+    assert _connect(app, headers) == REFUSED
+
+
+@pytest.mark.parametrize("which", ["missing", "wrong value", "another port's name"])
+def test_a_websocket_without_our_cookie_is_refused(app: InProcessApp, cookie: str, which: str) -> None:
+    name, value = cookie.split("=", 1)
+    bad = {
+        "missing": None,
+        "wrong value": f"{name}=not-the-secret",
+        "another port's name": f"webclient_{PORT + 1}={value}",
+    }[which]
+    headers = {"origin": app.origin, **({"cookie": bad} if bad else {})}
+
+    assert _connect(app, headers) == REFUSED
+
+
+def test_a_websocket_with_a_foreign_host_is_refused(app: InProcessApp, cookie: str) -> None:
+    headers = {"origin": app.origin, "cookie": cookie}
+
+    assert _connect(app, headers, host="evil.example") == REFUSED
+
+
+# --- the agent command -----------------------------------------------------------------------------------
+
+
+def test_no_http_request_can_set_the_agent_command(app: InProcessApp, cookie: str, tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    evil = f"touch {marker}"
+    headers = {"cookie": cookie, "origin": app.origin}
+
+    assert app.client.post("/", headers=headers, json={"agent": evil}).status_code == 405
+    for method in ("POST", "PUT"):
+        response = app.client.request(method, "/agent", headers=headers, json={"agent": evil})
+        assert response.status_code == 404
+    assert app.client.get("/s/s1", params={"agent": evil}, headers={"cookie": cookie}).status_code == 200
+    tab = app.open_tab()
+    wait_until_ready(tab)
+    tab.send(action="set_agent", agent=evil)
+    tab.wait_for(has_notice("does not understand"))
+
+    # The running agent is the same echo agent, and the command never ran.
+    tab.send(action="prompt", text="who are you")
+    tab.wait_for(turn_finished("who are you"))
+    assert "You said: who are you" in Page.parse(tab.html).agent_text
+    assert 'class="agent-name">scripted 0<' in app.client.get("/s/s1", headers={"cookie": cookie}).text
+    assert not marker.exists()
+
+
+# --- the command line ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.10", "::"])
+def test_a_non_loopback_host_without_allow_remote_exits_with_code_2_and_says_why(
+    host: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["--host", host, "--port", "0", "--no-browser"])
+
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert f"refusing to listen on {host!r}" in err
+    assert "--allow-remote" in err
+    assert "running at" not in out
+
+
+def test_the_command_refuses_a_non_loopback_host_before_it_listens() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "webclient", "--host", "0.0.0.0", "--port", "0", "--no-browser"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.returncode == 2
+    assert "refusing to listen on '0.0.0.0'" in result.stderr
+    assert "running at" not in result.stdout
+
+
+# --- a real server: what the server process does at its own socket ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with run_server(scripted_agent("echo_agent"), cwd=tmp_path_factory.mktemp("served")) as live:
+        yield live
+
+
+def test_a_real_server_signs_in_with_its_token_once_and_checks_host_and_cookie(server: LiveServer) -> None:
+    assert httpx.get(server.base + "/").status_code == 401
+    cookie = server.cookie()  # the token link answers 303 with the cookie
+
+    assert httpx.get(server.base + "/s/s1", headers={"cookie": cookie}).status_code == 200
+    foreign = {"cookie": cookie, "host": f"evil.example:{server.port}"}
+    assert httpx.get(server.base + "/", headers=foreign).status_code == 400
+
+
+async def test_a_real_server_answers_a_refused_websocket_upgrade_with_403(server: LiveServer) -> None:
+    url, cookie = server.ws_url, server.cookie()
+    async with websockets.connect(url, additional_headers={"origin": server.base, "cookie": cookie}):
+        pass  # ours is accepted
+    with pytest.raises(InvalidStatus) as refused:
+        await websockets.connect(url, additional_headers={"origin": "http://evil.example", "cookie": cookie})
+
+    assert refused.value.response.status_code == 403
+
+
+# --- the token link of a real server, used once -----------------------------------------------------
+
+
+def csp_header(server: LiveServer) -> str:
+    return httpx.get(server.base + "/static/app.css").headers["content-security-policy"]
 
 
 @pytest.fixture
@@ -71,40 +263,6 @@ def fresh(tmp_path: Path) -> Iterator[LiveServer]:
     """A server of its own, whose token nobody has used yet."""
     with run_server(scripted_agent("echo_agent"), cwd=tmp_path) as live:
         yield live
-
-
-def test_the_right_token_redirects_to_the_clean_url_with_a_strict_httponly_cookie(fresh: LiveServer) -> None:
-    server = fresh
-    response = httpx.get(server.url, follow_redirects=False)
-
-    assert response.status_code == 303
-    assert response.headers["location"] == "/"
-    set_cookie = response.headers["set-cookie"]
-    name, attributes = set_cookie.split("=", 1)[0], [a.strip().lower() for a in set_cookie.split(";")[1:]]
-    assert str(server.port) in name
-    assert "httponly" in attributes
-    assert "samesite=strict" in attributes
-    assert server.token not in set_cookie  # the cookie is not the token itself
-
-
-def test_the_token_signs_in_once_and_a_second_exchange_gets_401_and_a_page_saying_what_to_do(
-    fresh: LiveServer,
-) -> None:
-    cookie = fresh.cookie()
-
-    again = httpx.get(fresh.url, follow_redirects=False)
-
-    assert again.status_code == 401
-    assert "set-cookie" not in again.headers
-    assert again.headers["content-type"].startswith("text/html")
-    assert 'data-testid="sign-in-refused"' in again.text and "already used" in again.text
-    assert "open the printed link again" in again.text and "restart webclient" in again.text
-    assert "style=" not in again.text and "<script" not in again.text
-    assert again.headers["content-security-policy"] == csp_header(fresh)
-    # The browser that signed in may open the printed link again: it is sent on, with no new cookie.
-    same = httpx.get(fresh.url, headers={"cookie": cookie}, follow_redirects=False)
-    assert same.status_code == 303 and same.headers["location"] == "/"
-    assert "set-cookie" not in same.headers
 
 
 @pytest.mark.parametrize(
@@ -129,143 +287,6 @@ def test_the_token_exchange_redirects_only_to_our_own_paths(
     assert later.status_code == 303 and later.headers["location"] == expected
 
 
-def csp_header(server: LiveServer) -> str:
-    return httpx.get(server.base + "/static/app.css").headers["content-security-policy"]
-
-
-def test_the_page_with_the_cookie_is_served_with_a_strict_csp_and_no_referrer(
-    server: LiveServer, cookie: str
-) -> None:
-    response = httpx.get(server.base + "/s/s1", headers={"cookie": cookie})
-
-    assert response.status_code == 200
-    assert 'data-testid="composer"' in response.text
-    policy = csp(response)
-    assert policy["default-src"] == "'self'"
-    assert policy["frame-ancestors"] == "'none'"
-    assert policy["img-src"] == "'self' data:"
-    assert "'unsafe-inline'" not in policy.get("script-src", policy["default-src"])
-    assert "'unsafe-eval'" not in policy.get("script-src", policy["default-src"])
-    assert response.headers["referrer-policy"] == "no-referrer"
-    assert response.headers["x-content-type-options"] == "nosniff"
-
-
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", None])
-def test_a_post_without_our_origin_is_refused_with_403(
-    server: LiveServer, cookie: str, origin: str | None
-) -> None:
-    headers = {"cookie": cookie, **({"origin": origin} if origin else {})}
-
-    response = httpx.post(server.base + "/", headers=headers, content=b"{}")
-
-    assert response.status_code == 403
-
-
-@pytest.mark.parametrize("path", ["/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"])
-def test_the_api_docs_are_not_served(server: LiveServer, cookie: str, path: str) -> None:
-    assert httpx.get(server.base + path, headers={"cookie": cookie}).status_code == 404
-
-
-# --- WebSocket -----------------------------------------------------------------------------------------
-
-
-async def _connect(server: LiveServer, headers: dict[str, str], host: str | None = None) -> int:
-    """Try to open the tab's WebSocket; return the HTTP status of a refused upgrade (101 if accepted).
-
-    With `host`, the request names that host (as a DNS-rebinding page would) but still goes to our port.
-    """
-    url = server.ws_url("s1") if host is None else f"ws://{host}:{server.port}/ws/s1"
-    try:
-        socket = await websockets.connect(url, additional_headers=headers, host="127.0.0.1", port=server.port)
-    except InvalidStatus as exc:
-        return exc.response.status_code
-    await socket.close()
-    return 101
-
-
-async def test_a_websocket_with_our_origin_and_cookie_is_accepted(server: LiveServer, cookie: str) -> None:
-    assert await _connect(server, {"origin": server.base, "cookie": cookie}) == 101
-
-
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", None, "http://127.0.0.1:1"])
-async def test_a_websocket_without_our_origin_is_refused_with_403(
-    server: LiveServer, cookie: str, origin: str | None
-) -> None:
-    headers = {"cookie": cookie, **({"origin": origin} if origin else {})}
-
-    assert await _connect(server, headers) == 403
-
-
-@pytest.mark.parametrize("which", ["missing", "wrong value", "another port's name"])
-async def test_a_websocket_without_our_cookie_is_refused_with_403(
-    server: LiveServer, cookie: str, which: str
-) -> None:
-    name, value = cookie.split("=", 1)
-    bad = {
-        "missing": None,
-        "wrong value": f"{name}=not-the-secret",
-        "another port's name": f"webclient_{server.port + 1}={value}",
-    }[which]
-    headers = {"origin": server.base, **({"cookie": bad} if bad else {})}
-
-    assert await _connect(server, headers) == 403
-
-
-async def test_a_websocket_with_a_foreign_host_is_refused_with_403(server: LiveServer, cookie: str) -> None:
-    headers = {"origin": server.base, "cookie": cookie}
-
-    assert await _connect(server, headers, host="evil.example") == 403
-
-
-# --- the agent command -----------------------------------------------------------------------------------
-
-
-async def test_no_http_request_can_set_the_agent_command(
-    server: LiveServer, cookie: str, tmp_path: Path
-) -> None:
-    marker = tmp_path / "pwned"
-    evil = f"touch {marker}"
-    headers = {"cookie": cookie, "origin": server.base}
-
-    assert httpx.post(server.base + "/", headers=headers, json={"agent": evil}).status_code == 405
-    for method in ("POST", "PUT"):
-        response = httpx.request(method, server.base + "/agent", headers=headers, json={"agent": evil})
-        assert response.status_code == 404
-    assert httpx.get(server.base + "/", params={"agent": evil}, headers={"cookie": cookie}).status_code == 303
-    tab = await open_tab(server, cookie)
-    await tab.wait_for(status_is("ready"))
-    await tab.send(action="set_agent", agent=evil)
-    await tab.wait_for(has_notice("does not understand"))
-
-    # The running agent is the same echo agent, and the command never ran.
-    await tab.send(action="prompt", text="who are you")
-    await tab.wait_for(turn_finished("who are you"))
-    assert "You said: who are you" in Page.parse(tab.html).agent_text
-    assert (
-        'class="agent-name">scripted 0<' in httpx.get(server.base + "/s/s1", headers={"cookie": cookie}).text
-    )
-    assert not marker.exists()
-
-
-# --- the command line ------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.10"])
-def test_a_non_loopback_host_without_allow_remote_exits_with_code_2_and_says_why(host: str) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "webclient", "--host", host, "--port", "0", "--no-browser"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-
-    assert result.returncode == 2
-    assert f"refusing to listen on {host!r}" in result.stderr
-    assert "--allow-remote" in result.stderr
-    assert "running at" not in result.stdout
-
-
 @pytest.mark.parametrize("host", ["127.0.0.2", "localhost"])
 def test_any_loopback_host_serves_the_printed_url(tmp_path: Path, host: str) -> None:
     with run_server(scripted_agent("echo_agent"), cwd=tmp_path, extra_args=["--host", host]) as live:
@@ -276,3 +297,23 @@ def test_any_loopback_host_serves_the_printed_url(tmp_path: Path, host: str) -> 
         assert 'data-testid="composer"' in response.text
         foreign = httpx.get(live.base + "/", headers={"host": f"evil.example:{live.port}"})
         assert foreign.status_code == 400
+
+
+def test_the_token_signs_in_once_and_a_second_exchange_gets_401_and_a_page_saying_what_to_do(
+    fresh: LiveServer,
+) -> None:
+    cookie = fresh.cookie()
+
+    again = httpx.get(fresh.url, follow_redirects=False)
+
+    assert again.status_code == 401
+    assert "set-cookie" not in again.headers
+    assert again.headers["content-type"].startswith("text/html")
+    assert 'data-testid="sign-in-refused"' in again.text and "already used" in again.text
+    assert "open the printed link again" in again.text and "restart webclient" in again.text
+    assert "style=" not in again.text and "<script" not in again.text
+    assert again.headers["content-security-policy"] == csp_header(fresh)
+    # The browser that signed in may open the printed link again: it is sent on, with no new cookie.
+    same = httpx.get(fresh.url, headers={"cookie": cookie}, follow_redirects=False)
+    assert same.status_code == 303 and same.headers["location"] == "/"
+    assert "set-cookie" not in same.headers
