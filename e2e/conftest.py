@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
+from e2e.layouts import LAYOUTS, Layout
 from tests.live import LiveServer, run_server
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -56,6 +57,23 @@ def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     page = context.new_page()
     page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture(params=LAYOUTS, ids=[layout.name for layout in LAYOUTS])
+def layout(request: pytest.FixtureRequest) -> Layout:
+    """A desktop and a phone: tests that take it run at both sizes."""
+    value: Layout = request.param
+    return value
+
+
+@pytest.fixture
+def sized_page(browser: Browser, layout: Layout) -> Iterator[Page]:
+    """A page in a fresh browser context at the layout's size (touch on a phone)."""
+    context = browser.new_context(**layout.context_options())
+    page = context.new_page()
+    page.set_default_timeout(20_000)
     yield page
     context.close()
 

@@ -30,7 +30,7 @@
     if (m) { m.hidden = true; }
     var box = composer();
     if (box) {
-      box.setAttribute("aria-expanded", "false");
+      // No aria-expanded: a textarea's textbox role does not take it (axe: aria-allowed-attr).
       box.removeAttribute("aria-activedescendant");
     }
   }
@@ -62,7 +62,6 @@
     if (shown.length === 0) { close(); return; }
     menu().hidden = false;
     box.setAttribute("aria-controls", "slash-menu");
-    box.setAttribute("aria-expanded", "true");
     var keep = shown.filter(function (item) { return item.getAttribute("data-name") === selectedName; })[0];
     select(keep || shown[0]);
   }

@@ -77,6 +77,11 @@ class Page:
     def notices_with(self, text: str) -> list[str]:
         return [n for n in self.notices if text in n]
 
+    def notice_count(self, text: str) -> int:
+        """How many notices containing `text` arrived: ones of a kind in a row show as one, counted."""
+        shown = [e for e in self._latest("notice").values() if text in e.text]
+        return sum(int(e.attrs.get("data-count", "1")) for e in shown)
+
     @property
     def messages(self) -> list[tuple[str, str]]:
         """(role, text) of each transcript message, in order, with its latest text."""

@@ -62,7 +62,7 @@ async def finish_turn(runtime: Runtime) -> None:
 
 
 def notices(runtime: Runtime, containing: str = "") -> list[str]:
-    found = [i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem)]
+    found = [n.text for i in runtime.state.items if isinstance(i, NoticeItem) for n in i.all]
     return [text for text in found if containing in text]
 
 

@@ -710,7 +710,11 @@ def params(session_id: str, body: dict[str, Any]) -> dict[str, Any]:
 
 def notices(runtime: Runtime, level: NoticeLevel) -> list[str]:
     return [
-        i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem) and i.notice.level is level
+        n.text
+        for i in runtime.state.items
+        if isinstance(i, NoticeItem)
+        for n in i.all  # notices of one kind in a row are kept together
+        if n.level is level
     ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any, Generic
 
 from webclient.acp.connection import AgentConnection
@@ -59,6 +60,8 @@ class LiveSession(Generic[SinkT]):
         self._turn: asyncio.Task[None] | None = None
         self._grace: asyncio.Task[None] | None = None
         self._closing = False
+        # Told whenever the turn or a pending permission changes what the sidebar says of this session.
+        self.on_status: Callable[[], None] = _nothing
 
     def start(self) -> None:
         self.hub.start()
@@ -97,6 +100,7 @@ class LiveSession(Generic[SinkT]):
             return "an empty prompt was not sent"
         self.hub.mark(self.state.add_user_message(parts, auto_sent=auto_sent))
         self.hub.mark(self.state.set_turn(TurnState.WORKING))
+        self.on_status()
         self.ledger.prompt_accepted()
         if self._grace is not None:
             self._grace.cancel()
@@ -134,6 +138,7 @@ class LiveSession(Generic[SinkT]):
         if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
             return "nothing to cancel"
         self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
+        self.on_status()
         self.cancel_permissions()  # the protocol answers a pending request "cancelled" on session/cancel
         try:
             await self.agent.cancel(self.state.session_id)
@@ -152,6 +157,7 @@ class LiveSession(Generic[SinkT]):
             self.notice(NoticeLevel.ERROR, str(exc), error_detail(exc))
         finally:
             self.hub.mark(self.state.set_turn(TurnState.IDLE))
+            self.on_status()
             if not self._closing:
                 self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
 
@@ -170,6 +176,7 @@ class LiveSession(Generic[SinkT]):
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._permissions[item.id] = future
         self.hub.mark(self.state.add_item(item))
+        self.on_status()
         try:
             return await future
         finally:
@@ -177,6 +184,8 @@ class LiveSession(Generic[SinkT]):
             if item.state is PermissionState.PENDING:  # the agent gave up waiting, or we are closing
                 item.state = PermissionState.CANCELLED
                 self.hub.mark({item.id})
+            if not self._closing:
+                self.on_status()
 
     def answer_permission(self, request_id: str, option_id: str) -> str | None:
         """The user chose an option; fails closed: an unknown, late or repeated answer approves nothing."""
@@ -191,6 +200,7 @@ class LiveSession(Generic[SinkT]):
         item.chosen = str(option.get("name") or option_id)
         future.set_result({"outcome": "selected", "optionId": option_id})
         self.hub.mark({item.id})
+        self.on_status()
         return None
 
     def cancel_permissions(self) -> None:
@@ -244,6 +254,7 @@ class LiveSession(Generic[SinkT]):
         self.ledger.end_replay()
         self.state.close_open_message()
         self.hub.mark(self.state.set_suggestions(()) | self.state.set_turn(TurnState.IDLE))
+        self.on_status()
 
     # --- modes and config options -----------------------------------------------------------------------
 
@@ -299,6 +310,10 @@ class LiveSession(Generic[SinkT]):
 
     def set_agent_status(self, status: AgentStatus) -> None:
         self.hub.mark(self.state.set_agent_status(status))
+
+
+def _nothing() -> None:
+    return None
 
 
 def error_detail(exc: AgentError) -> str | None:

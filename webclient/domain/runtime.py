@@ -185,6 +185,7 @@ class Runtime(Generic[SinkT]):
         for live in self.sessions.values():
             live.agent = self._agent
             live.state.agent_name = name
+            live.state.agent_id = info.name
             live.state.accepts_images = bool(info.prompt_capabilities.get("image"))
             live.hub.mark({Aspect.DETAILS})
         if info.protocol_version != 1:
@@ -258,10 +259,12 @@ class Runtime(Generic[SinkT]):
     def _add_session(self) -> LiveSession[SinkT]:
         local_id = f"s{next(self._ids)}"
         live = LiveSession(local_id, self._sink_factory, self._policy, FileAccess([self.settings.cwd]))
+        live.on_status = self._refresh_sidebars  # the sidebar of every session shows this one's state
         live.agent = self._agent
         live.state.agent_status = self._status
         if self.sessions:
             live.state.agent_name = self.current.state.agent_name
+            live.state.agent_id = self.current.state.agent_id
             live.state.accepts_images = self.current.state.accepts_images
         self.sessions[local_id] = live
         return live
@@ -307,6 +310,7 @@ class Runtime(Generic[SinkT]):
         live = self._add_session()
         live.start()
         live.state.session_id = session_id
+        live.state.title = self._stored_title(session_id)  # kept until the agent names it otherwise
         method = "session/resume" if resume else "session/load"
         if not resume:
             live.begin_replay()
@@ -398,23 +402,30 @@ class Runtime(Generic[SinkT]):
             return None
         return next((s for s in self.sessions.values() if s.state.session_id == session_id), None)
 
+    def _stored_title(self, session_id: str) -> str | None:
+        stored = next((s for s in self.stored_sessions if s.get("sessionId") == session_id), None)
+        title = stored.get("title") if stored else None
+        return title if isinstance(title, str) and title.strip() else None
+
     def _refresh_sidebars(self) -> None:
+        # Each session once: one that is open here is listed under the open ones only.
         stored = tuple(
             StoredSession(
                 session_id=str(s["sessionId"]),
                 title=s.get("title") if isinstance(s.get("title"), str) else None,
                 updated_at=s.get("updatedAt") if isinstance(s.get("updatedAt"), str) else None,
-                live_local_id=live.local_id if (live := self._by_session_id(str(s["sessionId"]))) else None,
+                live_local_id=None,
             )
             for s in self.stored_sessions
+            if self._by_session_id(str(s["sessionId"])) is None
         )
         info = self._agent.info if self._agent else None
         for live in self.sessions.values():
             links = tuple(
                 SessionLink(
                     local_id=other.local_id,
-                    title=other.state.title or f"Session {other.local_id[1:]}",
-                    status=other.state.display_status,
+                    title=other.state.display_title,
+                    status=other.state.session_status,
                     current=other is live,
                 )
                 for other in self.sessions.values()

@@ -54,6 +54,7 @@ class TurnState(StrEnum):
 
 
 _ids = itertools.count(1)
+TITLE_CHARS = 60  # a title made from the first prompt is cut to this many characters
 
 
 def _new_id(prefix: str) -> str:
@@ -84,8 +85,27 @@ class MessageItem:
 
 @dataclass
 class NoticeItem:
+    """A notice, and the ones of the same kind that came right after it (shown as one, with a count)."""
+
     notice: Notice
+    repeats: list[Notice] = field(default_factory=list)
     id: str = field(default_factory=lambda: _new_id("notice"))
+
+    @property
+    def count(self) -> int:
+        return 1 + len(self.repeats)
+
+    @property
+    def all(self) -> list[Notice]:
+        return [self.notice, *self.repeats]
+
+    def same_kind(self, notice: Notice) -> bool:
+        return notice.level == self.notice.level and notice_kind(notice) == notice_kind(self.notice)
+
+
+def notice_kind(notice: Notice) -> str:
+    """What a notice is about: the text before its first colon ("prompt suggestions: ..."), or all of it."""
+    return notice.text.split(":", 1)[0].strip().lower()
 
 
 @dataclass
@@ -140,6 +160,8 @@ class FileWriteItem:
     path: str
     old_text: str | None
     new_text: str
+    # A tool call of this session already shows this very change as a diff: the write only names it.
+    diff_shown: bool = False
     id: str = field(default_factory=lambda: _new_id("write"))
 
 
@@ -182,6 +204,7 @@ class SessionState:
     session_id: str | None = None
     agent_status: AgentStatus = AgentStatus.STARTING
     agent_name: str = ""
+    agent_id: str = ""  # the agent's own name for itself (agentInfo.name), e.g. to recognise the demo agent
     accepts_images: bool = False  # the agent's promptCapabilities.image: offer to attach images
     turn: TurnState = TurnState.IDLE
     items: list[Item] = field(default_factory=list)
@@ -209,6 +232,30 @@ class SessionState:
         if self.agent_status is AgentStatus.READY and self.turn is not TurnState.IDLE:
             return self.turn.value
         return self.agent_status.value
+
+    @property
+    def needs_answer(self) -> bool:
+        """A permission request waits for the user."""
+        return any(isinstance(i, PermissionItem) and i.state is PermissionState.PENDING for i in self.items)
+
+    @property
+    def session_status(self) -> str:
+        """The state the sidebar shows: working, needs-answer, ready or exited (or starting, sign-in)."""
+        if self.agent_status is AgentStatus.READY and self.needs_answer:
+            return "needs-answer"
+        status = self.display_status
+        return "working" if status == TurnState.CANCELLING.value else status
+
+    @property
+    def display_title(self) -> str:
+        """The agent's title for the session, else the first prompt's first line, never a raw id."""
+        if self.title and self.title.strip():
+            return self.title.strip()
+        first = next((i for i in self.items if isinstance(i, MessageItem) and i.role == "user"), None)
+        line = next((ln.strip() for ln in (first.text if first else "").splitlines() if ln.strip()), "")
+        if not line:
+            return "New session"
+        return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
 
     @property
     def can_prompt(self) -> bool:
@@ -265,6 +312,8 @@ class SessionState:
         return set()
 
     def add_item(self, item: PermissionItem | FileWriteItem) -> set[str]:
+        if isinstance(item, FileWriteItem):
+            item.diff_shown = self._diff_shown(item)
         self.items.append(item)
         self._open_message = None
         return {item.id}
@@ -284,6 +333,11 @@ class SessionState:
         return {Aspect.SUGGESTIONS}
 
     def add_notice(self, notice: Notice) -> set[str]:
+        """Add a notice; one of the same kind right after another joins it and counts up."""
+        last = self.items[-1] if self.items else None
+        if isinstance(last, NoticeItem) and last.same_kind(notice):
+            last.repeats.append(notice)
+            return {last.id}
         item = NoticeItem(notice=notice)
         self.items.append(item)
         self._open_message = None
@@ -339,6 +393,19 @@ class SessionState:
         item.merge(event)
         self._open_message = None
         return {item.id}
+
+    def _diff_shown(self, write: FileWriteItem) -> bool:
+        for tool in self._tool_calls.values():
+            for entry in tool.content:
+                if (
+                    getattr(entry, "kind", None) != "diff"
+                    or getattr(entry, "new_text", None) != write.new_text
+                ):
+                    continue
+                path = str(getattr(entry, "path", "") or "")
+                if path and (path == write.path or write.path.endswith("/" + path.lstrip("/"))):
+                    return True
+        return False
 
     def _session_info(self, event: SessionInfoEvent) -> set[str]:
         if "title" in event.model_fields_set:  # sent as null: the agent cleared it

@@ -44,6 +44,7 @@ from webclient.web.actions import (
     SuggestionAction,
     parse_action,
 )
+from webclient.web.error_pages import NO_SUCH_SESSION
 from webclient.web.security import AccessPolicy, SecurityMiddleware
 
 
@@ -94,7 +95,12 @@ def create_app(settings: Settings, port: int, runtime: Runtime[LiveHub] | None =
 
     @app.get("/s/{local_id}", response_class=HTMLResponse)
     async def session_page(local_id: str) -> HTMLResponse:
-        return page(live_or_404(local_id))
+        live = runtime.session(local_id)
+        if live is None:  # a page, not JSON: a person followed an old link
+            return HTMLResponse(
+                NO_SUCH_SESSION.html(), status_code=404, headers={"cache-control": "no-store"}
+            )
+        return page(live)
 
     @app.get("/s/{local_id}/inspector.jsonl")
     async def inspector_download(local_id: str, method: str = "") -> Response:

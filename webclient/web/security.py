@@ -19,6 +19,8 @@ from urllib.parse import parse_qsl, urlencode
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from webclient.web.error_pages import BAD_HOST, CROSS_ORIGIN, NOT_SIGNED_IN, WRONG_TOKEN, Refusal
+
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PUBLIC_PREFIXES = ("/static/", "/favicon.ico")
 
@@ -106,22 +108,20 @@ class SecurityMiddleware:
         method = scope["method"]
         path: str = scope["path"]
         if not self.policy.host_ok(headers.get("host")):
-            return await _respond(send, 400, "Bad Host header: open the address webclient printed.")
+            return await _respond(send, BAD_HOST)
         if method not in SAFE_METHODS and not self.policy.origin_ok(headers.get("origin")):
-            return await _respond(send, 403, "Cross-origin request refused.")
+            return await _respond(send, CROSS_ORIGIN)
         if not path.startswith(PUBLIC_PREFIXES):
             query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
             if "token" in query:
                 return await self._exchange_token(scope, send, query)
             if not self.policy.cookie_ok(headers.get("cookie")):
-                return await _respond(
-                    send, 401, "Not signed in: open the full address that webclient printed (with ?token=)."
-                )
+                return await _respond(send, NOT_SIGNED_IN)
         await self.app(scope, receive, _with_security_headers(send))
 
     async def _exchange_token(self, scope: Scope, send: Send, query: dict[str, str]) -> None:
         if not self.policy.token_ok(query.pop("token")):
-            return await _respond(send, 401, "Wrong or expired token: open the address webclient printed.")
+            return await _respond(send, WRONG_TOKEN)
         location = scope["path"] + (f"?{urlencode(query)}" if query else "")
         await send(
             {
@@ -179,10 +179,12 @@ def _with_security_headers(send: Send) -> Send:
     return wrapped
 
 
-async def _respond(send: Send, status: int, text: str) -> None:
-    body = text.encode()
+async def _respond(send: Send, refusal: Refusal) -> None:
+    """Refuse with a page that says what happened and what to do (HTML, under the same strict CSP)."""
+    status = refusal.status
+    body = refusal.html().encode()
     headers: Iterable[tuple[bytes, bytes]] = [
-        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-type", b"text/html; charset=utf-8"),
         (b"content-length", str(len(body)).encode()),
         (b"cache-control", b"no-store"),
         *SECURITY_HEADERS,

@@ -1,0 +1,66 @@
+"""Losing the server: a banner in view, nothing that acts on the server enabled, and after a restart a
+page that says what happened and what to do; the draft is still there once the new link is opened."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from e2e.layouts import Layout, assert_accessible, shoot
+from e2e.test_page import in_view, open_ready
+from tests.live import run_server
+
+
+def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_explained(
+    sized_page: Page, e2e_workspace: Path, tmp_path: Path, layout: Layout
+) -> None:
+    page = sized_page
+    env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}
+    banner = page.get_by_test_id("connection")
+    composer = page.get_by_test_id("composer")
+    with run_server(cwd=e2e_workspace, env=env) as first:
+        open_ready(page, first)
+        expect(banner).to_be_hidden()
+        expect(banner).to_have_attribute("data-state", "open")
+        composer.fill("half a thought")
+        first.process.terminate()
+        first.process.wait(timeout=20)
+
+        expect(banner).to_have_attribute("data-state", "down")
+        expect(banner).to_be_visible()
+        assert in_view(page, banner), "the banner is fixed in the viewport"
+        expect(page.get_by_test_id("send")).to_be_disabled()
+        expect(page.get_by_test_id("new-session")).to_be_disabled()
+        expect(composer).to_have_value("half a thought")  # typing goes on; sending waits
+        composer.press("Enter")
+        expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(0)
+        assert_accessible(page, "connection lost")
+        shoot(page, "connection-lost", layout)
+        page.get_by_test_id("reconnect").click()  # nobody answers yet: it stays down
+        expect(banner).to_have_attribute("data-state", "down")
+
+        with run_server(cwd=e2e_workspace, env=env, extra_args=["--port", str(first.port)]) as second:
+            # A restarted server has a new token: this page is out of date, and the banner says what to do.
+            page.get_by_test_id("reconnect").click()
+            expect(banner).to_have_attribute("data-state", "expired")
+            expect(banner).to_contain_text("restarted")
+            expect(banner).to_contain_text("?token=")
+            shoot(page, "connection-restarted", layout)
+
+            page.get_by_test_id("reload").click()
+            error = page.get_by_test_id("error-page")
+            expect(error).to_be_visible()
+            expect(error).to_have_attribute("data-status", "401")
+            expect(error).to_contain_text("What to do")
+            # Styled like the app: its stylesheet applies under the strict CSP.
+            radius = error.evaluate("el => getComputedStyle(el).borderTopLeftRadius")
+            assert radius == "10px", radius
+            assert_accessible(page, "the signed-out page")
+            shoot(page, "signed-out", layout)
+
+            # The new link works, and the draft from before the restart is still in the composer.
+            open_ready(page, second)
+            expect(banner).to_be_hidden()
+            expect(composer).to_have_value("half a thought")
+            expect(page.get_by_test_id("send")).to_be_enabled()
