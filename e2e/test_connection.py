@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.test_page import in_view, open_ready
+from e2e.test_suggestions import prompt
 from tests.live import run_server
 
 
@@ -23,6 +24,9 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
         open_ready(page, first)
         expect(banner).to_be_hidden()
         expect(banner).to_have_attribute("data-state", "open")
+        prompt(page, "list files")
+        chip = page.get_by_test_id("suggestion").first
+        expect(chip).to_be_enabled()
         composer.fill("half a thought")
         first.process.terminate()
         first.process.wait(timeout=20)
@@ -32,9 +36,10 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
         assert in_view(page, banner), "the banner is fixed in the viewport"
         expect(page.get_by_test_id("send")).to_be_disabled()
         expect(page.get_by_test_id("new-session")).to_be_disabled()
+        expect(chip).to_be_disabled()
         expect(composer).to_have_value("half a thought")  # typing goes on; sending waits
         composer.press("Enter")
-        expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(0)
+        expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(1)
         assert_accessible(page, "connection lost")
         shoot(page, "connection-lost", layout)
         page.get_by_test_id("reconnect").click()  # nobody answers yet: it stays down
@@ -64,3 +69,13 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
             expect(banner).to_be_hidden()
             expect(composer).to_have_value("half a thought")
             expect(page.get_by_test_id("send")).to_be_enabled()
+
+            # A permission request on screen when the server goes away cannot be answered either.
+            composer.fill("edit src/cart.py")
+            composer.press("Enter")
+            option = page.get_by_test_id("permission").locator("button").first
+            expect(option).to_be_enabled()
+            second.process.terminate()
+            second.process.wait(timeout=20)
+            expect(banner).to_have_attribute("data-state", "down")
+            expect(option).to_be_disabled()

@@ -56,6 +56,23 @@ def test_an_empty_session_welcomes_with_the_demo_tour_and_a_starter_fills_the_co
     assert_accessible(page, "empty session")
     shoot(page, "welcome", layout)
 
+    # Dark follows the system, native controls with it; the focus ring shows on what the keyboard reaches.
+    page.emulate_media(color_scheme="dark")
+    root = page.evaluate(
+        "() => { const s = getComputedStyle(document.documentElement);"
+        " return [s.colorScheme, s.backgroundColor]; }"
+    )
+    assert root == ["light dark", "rgb(23, 24, 27)"], root
+    page.emulate_media(color_scheme="light")
+    page.get_by_test_id("composer").focus()
+    page.keyboard.press("Shift+Tab")
+    focused = starters.last
+    expect(focused).to_be_focused()
+    ring = focused.evaluate(
+        "el => { const s = getComputedStyle(el); return [s.outlineStyle, s.outlineWidth]; }"
+    )
+    assert ring == ["solid", "3px"], ring
+
     starters.filter(has_text="List the files").click()
     composer = page.get_by_test_id("composer")
     expect(composer).to_have_value("list files")

@@ -113,10 +113,13 @@
   function atBottom(el) { return el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK; }
   function jump() { return byId("jump-latest") || document.querySelector('[data-testid="jump-latest"]'); }
 
+  function hasEntries() { var t = byId("transcript"); return !!t && t.children.length > 0; }
+
   function toBottom() {
     var el = scroller();
     if (!el) { return; }
-    el.scrollTop = el.scrollHeight;
+    // An empty session shows its welcome from the top; a conversation from its latest entry.
+    el.scrollTop = hasEntries() ? el.scrollHeight : 0;
     pinned = true;
     var button = jump();
     if (button) { button.hidden = true; }
