@@ -14,7 +14,7 @@
   // "expired" when the server answers but no longer knows this tab (it restarted: new token, new cookie).
 
   var MAX_DELAY_MS = 30000;
-  var connection = { state: "connecting", socket: null, retryAt: 0, timer: null, everOpen: false };
+  var connection = { state: "connecting", socket: null, current: null, retryAt: 0, timer: null };
 
   // Exponential backoff with jitter, capped; remembered so the banner can say when the next try is.
   window.htmx && (window.htmx.config.wsReconnectDelay = function (retryCount) {
@@ -70,13 +70,23 @@
             function () { return "unreachable"; });
   }
 
+  function socketOf(event) {
+    var d = event.detail || {};
+    var e = d.event || d.error;
+    return e && e.target ? e.target : null;
+  }
+
   document.addEventListener("htmx:wsOpen", function (event) {
     connection.socket = event.detail && event.detail.socketWrapper;
-    connection.everOpen = true;
+    connection.current = socketOf(event);
     setConnection("open");
   });
   function lost(event) {
     if (event.detail && event.detail.socketWrapper) { connection.socket = event.detail.socketWrapper; }
+    // "Reconnect now" replaces the socket: the old one closing later is not a lost connection.
+    var closed = socketOf(event);
+    var current = connection.current;
+    if (closed && current && closed !== current && current.readyState === window.WebSocket.OPEN) { return; }
     if (connection.state === "expired") { return; }
     setConnection("down");
     probe().then(function (verdict) { if (verdict === "expired") { setConnection("expired"); } });
