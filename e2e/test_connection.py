@@ -3,14 +3,15 @@ page that says what happened and what to do; the draft is still there once the n
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.test_page import in_view, open_ready
 from e2e.test_suggestions import prompt
-from tests.live import run_server
+from tests.live import LiveServer, run_server
 
 
 def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_explained(
@@ -79,3 +80,32 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
             second.process.wait(timeout=20)
             expect(banner).to_have_attribute("data-state", "down")
             expect(option).to_be_disabled()
+
+
+def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
+    page: Page, server: LiveServer
+) -> None:
+    # The browser's WebSocket to the real server runs through Playwright, so the test can cut it the way
+    # a network does; everything else is the real server and agent.
+    sockets: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(re.compile(r"/ws(/|$)"), through)
+    open_ready(page, server)
+    banner = page.get_by_test_id("connection")
+    send = page.get_by_test_id("send")
+    for cut in range(2):
+        sockets[-1].close(code=1012)  # "service restart": the client should retry
+        expect(banner).to_have_attribute("data-state", "down")
+        expect(banner).to_be_visible()
+        expect(send).to_be_disabled()
+        if cut == 1:
+            page.get_by_test_id("reconnect").click()
+        expect(banner).to_have_attribute("data-state", "open", timeout=30_000)
+        expect(banner).to_be_hidden()
+        expect(send).to_be_enabled()
+    assert len(sockets) == 3
+    prompt(page, "list files")  # and the session goes on over the new connection

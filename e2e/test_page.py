@@ -5,12 +5,13 @@ size, each state shot and scanned with axe-core in light and dark."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.test_suggestions import agent_messages, prompt, user_messages
-from tests.live import LiveServer
+from tests.live import LiveServer, run_server, scripted_agent
 
 
 def open_ready(page: Page, server: LiveServer) -> None:
@@ -81,6 +82,25 @@ def test_an_empty_session_welcomes_with_the_demo_tour_and_a_starter_fills_the_co
     page.get_by_test_id("send").click()
     expect(agent_messages(page).last).to_contain_text("README.md")
     expect(welcome).to_be_hidden()
+
+
+def test_another_agent_is_welcomed_with_its_own_commands(
+    sized_page: Page, e2e_workspace: Path, layout: Layout
+) -> None:
+    page = sized_page
+    with run_server(agent=scripted_agent("commands_agent"), cwd=e2e_workspace) as server:
+        open_ready(page, server)
+        welcome = page.get_by_test_id("welcome")
+        expect(welcome).to_contain_text("scripted 0")
+        expect(welcome).to_contain_text("Available commands")
+        expect(welcome).not_to_contain_text("tour")
+        starters = page.get_by_test_id("starter")
+        expect(starters).to_have_count(2)
+        expect(starters.first).to_contain_text("Review the staged changes")
+        assert_accessible(page, "empty session, another agent")
+        shoot(page, "welcome-commands", layout)
+        starters.first.click()
+        expect(page.get_by_test_id("composer")).to_have_value("/review ")
 
 
 def test_the_conversation_follows_and_shows_latest_when_scrolled_up_and_opens_at_the_bottom(
