@@ -13,6 +13,7 @@ from webclient.acp.models import (
     ToolCallEvent,
 )
 from webclient.domain.state import (
+    Aspect,
     FileWriteItem,
     NoticeItem,
     PermissionItem,
@@ -69,6 +70,13 @@ def test_the_title_is_the_agents_then_the_first_prompts_first_line_and_never_an_
     assert state.display_title == "fix the cart total"
     state.title = "Cart fixes"
     assert state.display_title == "Cart fixes"
+
+
+def test_the_first_prompt_of_an_untitled_session_renames_it_in_the_header() -> None:
+    state = ready()
+    assert Aspect.DETAILS in state.add_user_message([TextPart(text="list files")])
+    assert '<span class="title">list files</span>' in render.page(state, ws_path="/ws")
+    assert Aspect.DETAILS not in state.add_user_message([TextPart(text="help")])
 
 
 def test_a_long_first_prompt_is_cut_with_an_ellipsis() -> None:

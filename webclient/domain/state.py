@@ -301,10 +301,13 @@ class SessionState:
         Sending stops offering the current suggestions: they were predicted for the conversation
         before this prompt.
         """
+        first = not any(isinstance(i, MessageItem) and i.role == "user" for i in self.items)
         item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent)
         self.items.append(item)
         self._open_message = None
-        return {item.id} | self.set_suggestions(())
+        # An untitled session is named after its first prompt until the agent names it.
+        named = {Aspect.DETAILS} if first and not self.title else set()
+        return {item.id} | named | self.set_suggestions(())
 
     def close_open_message(self) -> set[str]:
         """The next chunk starts a new message (a replay ended, or another speaker took over)."""
