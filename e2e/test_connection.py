@@ -65,6 +65,15 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
             assert_accessible(page, "the signed-out page")
             shoot(page, "signed-out", layout)
 
+            # The old link says it is out of date; an unknown session says so too, both as pages.
+            page.goto(first.url)
+            expect(error).to_have_attribute("data-status", "401")
+            expect(error).to_contain_text("out of date")
+            open_ready(page, second)
+            page.goto(second.base + "/s/s99")
+            expect(error).to_have_attribute("data-status", "404")
+            expect(error).to_contain_text("not open")
+
             # The new link works, and the draft from before the restart is still in the composer.
             open_ready(page, second)
             expect(banner).to_be_hidden()
