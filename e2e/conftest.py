@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, sync_playwright
 
+from e2e.layouts import LAYOUTS, Layout
 from e2e.session_setup import fresh_session, wait_until_agent_ready
 from tests.live import LiveServer, run_server
 
@@ -75,6 +76,26 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
         sign_in(context, request.getfixturevalue("server"))
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
+    yield page
+    context.close()
+
+
+@pytest.fixture(params=LAYOUTS, ids=[layout.name for layout in LAYOUTS])
+def layout(request: pytest.FixtureRequest) -> Layout:
+    """A desktop and a phone: tests that take it run at both sizes."""
+    value: Layout = request.param
+    return value
+
+
+@pytest.fixture
+def sized_page(browser: Browser, layout: Layout, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page in a fresh browser context at the layout's size (touch on a phone), signed in to `server`
+    when the test uses it."""
+    context = browser.new_context(**layout.context_options())
+    if "server" in request.fixturenames:
+        sign_in(context, request.getfixturevalue("server"))
+    page = context.new_page()
+    page.set_default_timeout(20_000)
     yield page
     context.close()
 

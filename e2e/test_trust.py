@@ -117,7 +117,7 @@ def test_a_reused_sign_in_link_gets_a_page_that_says_what_to_do(
     stranger = browser.new_context().new_page()
     response = stranger.goto(server.url)
     assert response is not None and response.status == 401
-    refused = stranger.get_by_test_id("sign-in-refused")
+    refused = stranger.get_by_test_id("error-page")
     expect(refused).to_contain_text("This link was already used")
     expect(refused).to_contain_text("restart webclient")
     found = violations(stranger)

@@ -17,19 +17,7 @@
     }
   });
 
-  // Follow the conversation while the user is at the bottom; leave them alone when they scrolled up.
-  var stickToBottom = true;
-  document.addEventListener("scroll", function () {
-    var el = document.scrollingElement;
-    stickToBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-  }, { passive: true });
-  function followConversation() {
-    if (stickToBottom) {
-      var el = document.scrollingElement;
-      el.scrollTop = el.scrollHeight;
-    }
-  }
-  document.addEventListener("htmx:wsAfterMessage", followConversation);
+  // Following the conversation and the connection banner live in static/page.js.
 
   // The server tells a tab to open another session's page (after new, load or close). Only our own paths.
   document.addEventListener("htmx:wsAfterMessage", function () {
@@ -40,14 +28,5 @@
       window.location.assign(href);
     }
   });
-
-  function showConnection(lost) {
-    var banner = document.getElementById("connection");
-    if (banner) { banner.hidden = !lost; }
-    document.body.dataset.connected = lost ? "false" : "true";
-  }
-  document.addEventListener("htmx:wsOpen", function () { showConnection(false); });
-  document.addEventListener("htmx:wsClose", function () { showConnection(true); });
-  document.addEventListener("htmx:wsError", function () { showConnection(true); });
 
 })();

@@ -63,7 +63,6 @@
     if (shown.length === 0) { close(); return; }
     menu().hidden = false;
     box.setAttribute("aria-controls", "slash-menu");
-    box.setAttribute("aria-expanded", "true");
     var keep = shown.filter(function (item) { return item.getAttribute("data-name") === selectedName; })[0];
     select(keep || shown[0]);
   }

@@ -94,6 +94,11 @@ class Page:
         counts = (re.search(r"\u00d7(\d+)", n) for n in self.notices_with(text))
         return [int(c.group(1)) if c else 1 for c in counts]
 
+    def notice_count(self, text: str) -> int:
+        """How many notices containing `text` arrived: ones of a kind in a row show as one, counted."""
+        shown = [e for e in self._latest("notice").values() if text in e.text]
+        return sum(int(e.attrs.get("data-count", "1")) for e in shown)
+
     @property
     def messages(self) -> list[tuple[str, str]]:
         """(role, text) of each transcript message, in order, with its latest text."""

@@ -62,7 +62,7 @@ async def finish_turn(runtime: Harness) -> None:
 
 
 def notices(runtime: Harness, containing: str = "") -> list[str]:
-    found = [i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem)]
+    found = [n.text for i in runtime.state.items if isinstance(i, NoticeItem) for n in i.all]
     return [text for text in found if containing in text]
 
 

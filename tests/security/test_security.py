@@ -309,7 +309,7 @@ def test_the_token_signs_in_once_and_a_second_exchange_gets_401_and_a_page_sayin
     assert again.status_code == 401
     assert "set-cookie" not in again.headers
     assert again.headers["content-type"].startswith("text/html")
-    assert 'data-testid="sign-in-refused"' in again.text and "already used" in again.text
+    assert 'data-testid="error-page"' in again.text and "already used" in again.text
     assert "open the printed link again" in again.text and "restart webclient" in again.text
     assert "style=" not in again.text and "<script" not in again.text
     assert again.headers["content-security-policy"] == csp_header(fresh)

@@ -73,6 +73,11 @@ PAGE_IDS = frozenset(
         "inspector-filter",
         "inspector-note",
         "inspector-entries",
+        # the page around the conversation (index.html, _header.html, _welcome.html)
+        "conversation",
+        "header-extra",
+        "welcome",
+        "welcome-title",
     }
 )
 
@@ -334,6 +339,7 @@ def test_snapshot_top_level_elements_are_all_out_of_band_swaps() -> None:
     assert [r.attrs.get("id") for r in roots] == [
         "transcript",
         "session-header",
+        "welcome",
         "agent-status",
         "composer-actions",
         "auth",

@@ -132,7 +132,7 @@ def test_add_user_message_appends_a_user_item_and_closes_the_open_message() -> N
     state.apply(chunk("agent", "reply"))
     assert messages(state) == [("agent", "hi"), ("user", "question"), ("agent", "reply")]
     user = state.items[1]
-    assert changed == {user.id}
+    assert changed == {user.id, Aspect.DETAILS}  # the untitled session is named after it
     assert isinstance(user, MessageItem)
     assert user.auto_sent is False
 

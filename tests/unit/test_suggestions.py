@@ -724,7 +724,13 @@ def params(session_id: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def notices(live: LiveSession[PendingChanges], level: NoticeLevel) -> list[str]:
-    return [i.notice.text for i in live.state.items if isinstance(i, NoticeItem) and i.notice.level is level]
+    return [
+        n.text
+        for i in live.state.items
+        if isinstance(i, NoticeItem)
+        for n in i.all  # notices of one kind in a row are kept together
+        if n.level is level
+    ]
 
 
 async def wait_until(predicate: Any, timeout: float = 5.0) -> None:

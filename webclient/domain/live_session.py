@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic
 
 from webclient.acp.connection import AgentConnection
@@ -69,6 +69,8 @@ class LiveSession(Generic[SinkT]):
         self._turn: asyncio.Task[None] | None = None
         self._grace: asyncio.Task[None] | None = None
         self._closing = False
+        # Told whenever the turn or a pending permission changes what the sidebar says of this session.
+        self.on_status: Callable[[], None] = _nothing
 
     def start(self) -> None:
         self.hub.start()
@@ -115,6 +117,7 @@ class LiveSession(Generic[SinkT]):
             raise Refused("an empty prompt was not sent")
         self.hub.mark(self.state.add_user_message(list(parts), auto_sent=auto_sent))
         self.hub.mark(self.state.set_turn(TurnState.WORKING))
+        self.on_status()
         self.ledger.prompt_accepted()
         if self._grace is not None:
             self._grace.cancel()
@@ -151,6 +154,7 @@ class LiveSession(Generic[SinkT]):
         if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
             raise Refused("nothing to cancel")
         self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
+        self.on_status()
         self.cancel_permissions()  # the protocol answers a pending request "cancelled" on session/cancel
         try:
             await self.agent.cancel(self.state.session_id)
@@ -170,6 +174,7 @@ class LiveSession(Generic[SinkT]):
             self.notice(NoticeLevel.ERROR, str(exc), error_detail(exc))
         finally:
             self.hub.mark(self.state.set_turn(TurnState.IDLE))
+            self.on_status()
             if not self._closing:
                 self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
 
@@ -186,6 +191,7 @@ class LiveSession(Generic[SinkT]):
         future: asyncio.Future[PermissionOutcome] = asyncio.get_running_loop().create_future()
         self._permissions[item.id] = future
         self.hub.mark(self.state.add_item(item))
+        self.on_status()
         try:
             return await future
         finally:
@@ -193,6 +199,8 @@ class LiveSession(Generic[SinkT]):
             if item.state is PermissionState.PENDING:  # the agent gave up waiting, or we are closing
                 item.state = PermissionState.CANCELLED
                 self.hub.mark({item.id})
+            if not self._closing:
+                self.on_status()
 
     def answer_permission(self, request_id: str, option_id: str) -> None:
         """The user chose an option; fails closed: an unknown, late or repeated answer approves nothing."""
@@ -207,6 +215,7 @@ class LiveSession(Generic[SinkT]):
         item.chosen = option.name or option_id
         future.set_result(PermissionOutcome(option_id=option_id))
         self.hub.mark({item.id})
+        self.on_status()
 
     def cancel_permissions(self) -> None:
         """Answer every open request "cancelled" (a cancel, a closed session, an agent that exited)."""
@@ -262,6 +271,7 @@ class LiveSession(Generic[SinkT]):
         self.ledger.end_replay()
         self.state.close_open_message()
         self.hub.mark(self.state.set_suggestions(()) | self.state.set_turn(TurnState.IDLE))
+        self.on_status()
 
     # --- modes and config options -----------------------------------------------------------------------
 
@@ -316,6 +326,10 @@ class LiveSession(Generic[SinkT]):
 
     def set_agent_status(self, status: AgentStatus) -> None:
         self.hub.mark(self.state.set_agent_status(status))
+
+
+def _nothing() -> None:
+    return None
 
 
 def error_detail(exc: AgentError) -> str | None:

@@ -117,6 +117,7 @@ class SessionRegistry(Generic[SinkT]):
         live = self._add()
         live.start()
         live.state.session_id = session_id
+        live.state.title = self._stored_title(session_id)  # kept until the agent names it otherwise
         if not resume:
             live.begin_replay()
         request = agent.resume_session if resume else agent.load_session
@@ -165,6 +166,7 @@ class SessionRegistry(Generic[SinkT]):
         live = LiveSession(
             f"s{next(self._ids)}", self._sink_factory, self.supervisor.policy, FileAccess([self.settings.cwd])
         )
+        live.on_status = self._refresh_sidebars  # the sidebar of every session shows this one's state
         live.agent = self.supervisor.agent
         live.state.agent_status = self.supervisor.status
         if (info := self.supervisor.info) is not None:
@@ -245,6 +247,7 @@ class SessionRegistry(Generic[SinkT]):
 
     def _describe_agent(self, live: LiveSession[SinkT], info: AgentInfo) -> None:
         live.state.agent_name = info.display_name + (f" {info.version}" if info.version else "")
+        live.state.agent_id = info.name
         live.state.accepts_images = info.capabilities.prompt.image
         live.hub.mark({Aspect.DETAILS})
 
@@ -349,23 +352,24 @@ class SessionRegistry(Generic[SinkT]):
     def _notify_all(self, level: NoticeLevel, text: str) -> None:
         self._each(lambda live: live.notice(level, text))
 
+    def _stored_title(self, session_id: str) -> str | None:
+        stored = next((s for s in self.stored if s.session_id == session_id), None)
+        return stored.title if stored and stored.title and stored.title.strip() else None
+
     def _refresh_sidebars(self) -> None:
+        # Each session once: one that is open here is listed under the open ones only.
         stored = tuple(
-            StoredSession(
-                session_id=s.session_id,
-                title=s.title,
-                updated_at=s.updated_at,
-                live_local_id=live.local_id if (live := self.by_agent_id(s.session_id)) else None,
-            )
+            StoredSession(session_id=s.session_id, title=s.title, updated_at=s.updated_at)
             for s in self.stored
+            if self.by_agent_id(s.session_id) is None
         )
         caps = self._capabilities()
         for live in self.sessions.values():
             links = tuple(
                 SessionLink(
                     local_id=other.local_id,
-                    title=other.state.title or f"Session {other.local_id[1:]}",
-                    status=other.state.display_status,
+                    title=other.state.display_title,
+                    status=other.state.session_status,
                     current=other is live,
                 )
                 for other in self.sessions.values()

@@ -53,6 +53,9 @@ class Aspect(StrEnum):
     PROTOCOL_LOG = "protocol-log"  # a message of this session crossed the wire
 
 
+KEPT_REPEATS = 20  # repeats of a notice kept for their details; the count goes on
+
+
 class TurnState(StrEnum):
     IDLE = "idle"
     WORKING = "working"
@@ -60,6 +63,7 @@ class TurnState(StrEnum):
 
 
 _ids = itertools.count(1)
+TITLE_CHARS = 60  # a title made from the first prompt is cut to this many characters
 
 
 def _new_id(prefix: str) -> str:
@@ -90,11 +94,33 @@ class MessageItem:
 
 @dataclass
 class NoticeItem:
-    """A notice; `repeats` counts how often the same notice came again (shown as a count)."""
+    """A notice, and the ones of the same kind that followed it since the user's last prompt.
+
+    They show as one notice with a count; only the latest few repeats are kept, so an agent that logs a
+    line a millisecond to stdout costs one notice of bounded size.
+    """
 
     notice: Notice
+    repeats: list[Notice] = field(default_factory=list)  # the latest KEPT_REPEATS of the repeats
+    count: int = 1
     id: str = field(default_factory=lambda: _new_id("notice"))
-    repeats: int = 1
+
+    @property
+    def all(self) -> list[Notice]:
+        return [self.notice, *self.repeats]
+
+    def add(self, notice: Notice) -> None:
+        self.count += 1
+        self.repeats.append(notice)
+        del self.repeats[:-KEPT_REPEATS]
+
+    def same_kind(self, notice: Notice) -> bool:
+        return notice.level == self.notice.level and notice_kind(notice) == notice_kind(self.notice)
+
+
+def notice_kind(notice: Notice) -> str:
+    """What a notice is about: the text before its first colon ("prompt suggestions: ..."), or all of it."""
+    return notice.text.split(":", 1)[0].strip().lower()
 
 
 @dataclass
@@ -181,6 +207,8 @@ class FileWriteItem:
     path: str
     old_text: str | None
     new_text: str
+    # A tool call of this session already shows this very change as a diff: the write only names it.
+    diff_shown: bool = False
     id: str = field(default_factory=lambda: _new_id("write"))
 
 
@@ -204,7 +232,6 @@ class StoredSession:
     session_id: str
     title: str | None
     updated_at: str | None
-    live_local_id: str | None  # set when it is already open here
 
 
 @dataclass(frozen=True)
@@ -223,6 +250,7 @@ class SessionState:
     session_id: str | None = None
     agent_status: AgentStatus = AgentStatus.STARTING
     agent_name: str = ""
+    agent_id: str = ""  # the agent's own name for itself (agentInfo.name), e.g. to recognise the demo agent
     accepts_images: bool = False  # the agent's promptCapabilities.image: offer to attach images
     turn: TurnState = TurnState.IDLE
     items: list[Item] = field(default_factory=list)
@@ -251,6 +279,30 @@ class SessionState:
         if self.agent_status is AgentStatus.READY and self.turn is not TurnState.IDLE:
             return self.turn.value
         return self.agent_status.value
+
+    @property
+    def needs_answer(self) -> bool:
+        """A permission request waits for the user."""
+        return any(isinstance(i, PermissionItem) and i.state is PermissionState.PENDING for i in self.items)
+
+    @property
+    def session_status(self) -> str:
+        """The state the sidebar shows: working, needs-answer, ready or exited (or starting, sign-in)."""
+        if self.agent_status is AgentStatus.READY and self.needs_answer:
+            return "needs-answer"
+        status = self.display_status
+        return "working" if status == TurnState.CANCELLING.value else status
+
+    @property
+    def display_title(self) -> str:
+        """The agent's title for the session, else the first prompt's first line, never a raw id."""
+        if self.title and self.title.strip():
+            return self.title.strip()
+        first = next((i for i in self.items if isinstance(i, MessageItem) and i.role == "user"), None)
+        line = next((ln.strip() for ln in (first.text if first else "").splitlines() if ln.strip()), "")
+        if not line:
+            return "New session"
+        return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
 
     @property
     def can_prompt(self) -> bool:
@@ -306,10 +358,13 @@ class SessionState:
         Sending stops offering the current suggestions: they were predicted for the conversation
         before this prompt.
         """
+        first = not any(isinstance(i, MessageItem) and i.role == "user" for i in self.items)
         item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent)
         self.items.append(item)
         self._open_message = None
-        return {item.id} | self.set_suggestions(())
+        # An untitled session is named after its first prompt until the agent names it.
+        named = {Aspect.DETAILS} if first and not self.title else set()
+        return {item.id} | named | self.set_suggestions(())
 
     def close_open_message(self) -> set[str]:
         """The next chunk starts a new message (a replay ended, or another speaker took over)."""
@@ -317,6 +372,8 @@ class SessionState:
         return set()
 
     def add_item(self, item: PermissionItem | FileWriteItem) -> set[str]:
+        if isinstance(item, FileWriteItem):
+            item.diff_shown = self._diff_shown(item)
         self.items.append(item)
         self._open_message = None
         return {item.id}
@@ -336,18 +393,14 @@ class SessionState:
         return {Aspect.SUGGESTIONS}
 
     def add_notice(self, notice: Notice) -> set[str]:
-        """Show a notice; a repeat of the last notice since the user's last prompt only counts up.
+        """Show a notice; one of the same kind as the last notice since the user's last prompt joins it.
 
         An agent that logs to stdout makes one notice per line; collapsing keeps the transcript readable,
         and the message being streamed stays open, so its text is not cut into pieces either.
         """
         repeated = self._last_notice()
-        if repeated is not None and (repeated.notice.level, repeated.notice.text) == (
-            notice.level,
-            notice.text,
-        ):
-            repeated.repeats += 1
-            repeated.notice = notice  # the latest detail: it shows what the agent is doing now
+        if repeated is not None and repeated.same_kind(notice):
+            repeated.add(notice)
             return {repeated.id}
         item = NoticeItem(notice=notice)
         self.items.append(item)
@@ -434,6 +487,19 @@ class SessionState:
 
     def _cards_showing(self, terminal_id: str) -> set[str]:
         return {item.id for item in self._tool_calls.values() if terminal_id in item.terminal_ids}
+
+    def _diff_shown(self, write: FileWriteItem) -> bool:
+        for tool in self._tool_calls.values():
+            for entry in tool.content:
+                if (
+                    getattr(entry, "kind", None) != "diff"
+                    or getattr(entry, "new_text", None) != write.new_text
+                ):
+                    continue
+                path = str(getattr(entry, "path", "") or "")
+                if path and (path == write.path or write.path.endswith("/" + path.lstrip("/"))):
+                    return True
+        return False
 
     def _session_info(self, event: SessionInfoEvent) -> set[str]:
         if "title" in event.model_fields_set:  # sent as null: the agent cleared it

@@ -13,7 +13,8 @@ from webclient.domain.state import Aspect
 # Aspect -> the partials that render it, each with a stable id that an out-of-band swap replaces.
 # The protocol log is not here: the inspector renders it per tab (views/inspector.py).
 REGIONS: Mapping[Aspect, tuple[str, ...]] = {
-    Aspect.DETAILS: ("_header.html",),
+    # The welcome names the agent and its modes and commands, so it follows both.
+    Aspect.DETAILS: ("_header.html", "_welcome.html"),
     # The status badge and the buttons that depend on it change together.
     Aspect.STATUS: ("_status.html", "_composer_actions.html"),
     Aspect.SIGN_IN: ("_auth.html",),
@@ -21,7 +22,7 @@ REGIONS: Mapping[Aspect, tuple[str, ...]] = {
     # The chip row and the composer's ghost text come from the same list and change together.
     Aspect.SUGGESTIONS: ("_suggestions.html", "_ghost_text.html"),
     Aspect.SESSIONS: ("_sidebar.html",),
-    Aspect.COMMANDS: ("_slash_menu.html",),
+    Aspect.COMMANDS: ("_slash_menu.html", "_welcome.html"),
 }
 
 

@@ -21,9 +21,11 @@ from webclient.views import hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
 from webclient.views.diff import unified
 from webclient.views.markdown import render_markdown
+from webclient.views.notices import has_detail, plain_text
 from webclient.views.paths import TEMPLATES_DIR
 from webclient.views.regions import REGIONS, is_region
 from webclient.views.terminal import terminal_text
+from webclient.views.welcome import is_demo_agent, starters
 
 
 def _static_url(name: str) -> str:
@@ -49,6 +51,10 @@ def environment() -> Environment:
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
     env.globals["unified_diff"] = unified
+    env.globals["welcome_starters"] = starters
+    env.globals["notice_plain"] = plain_text
+    env.globals["notice_has_detail"] = has_detail
+    env.globals["is_demo_agent"] = is_demo_agent
     return env
 
 
@@ -69,6 +75,13 @@ def page(
     )
 
 
+def error_page(status: int, title: str, what_happened: str, what_to_do: str) -> str:
+    """A page for a refused request, styled like the app (our own text only)."""
+    return _partial(
+        "error.html", status=status, title=title, what_happened=what_happened, what_to_do=what_to_do
+    )
+
+
 def item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
     """One transcript entry; with `oob`, marked to replace the element with the same id."""
     return _partial("_item.html", state=state, item=entry, oob=oob)
@@ -82,7 +95,9 @@ def append_items(html: str) -> str:
 def snapshot(state: SessionState) -> str:
     """Everything a freshly connected tab needs, as out-of-band swaps."""
     parts = [_partial("_transcript.html", state=state, oob=True)]
-    parts.extend(region(state, key) for key in REGIONS)
+    # A partial that shows several aspects (the welcome) goes once.
+    names = dict.fromkeys(name for key in REGIONS for name in REGIONS[key])
+    parts.extend(_partial(name, state=state, oob=True) for name in names)
     return "".join(parts)
 
 

@@ -18,6 +18,7 @@ from webclient.views import render
 from webclient.views.inspector import InspectorFeed
 from webclient.views.live import LiveHub
 from webclient.views.paths import STATIC_DIR
+from webclient.web.error_pages import NO_SUCH_SESSION
 from webclient.web.security import AccessPolicy, SecurityMiddleware
 from webclient.web.tab import serve_tab
 
@@ -68,7 +69,11 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
 
     @app.get("/s/{local_id}", response_class=HTMLResponse)
     async def session_page(local_id: str) -> HTMLResponse:
-        live = live_or_404(local_id)
+        live = sessions.session(local_id)
+        if live is None:  # a page, not JSON: a person followed an old link
+            return HTMLResponse(
+                NO_SUCH_SESSION.html(), status_code=404, headers={"cache-control": "no-store"}
+            )
         html = render.page(
             live.state,
             ws_path=f"/ws/{local_id}",

@@ -21,6 +21,15 @@ from urllib.parse import parse_qsl, quote, urlencode
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from webclient.web.error_pages import (
+    BAD_HOST,
+    CROSS_ORIGIN,
+    NOT_SIGNED_IN,
+    SPENT_TOKEN,
+    WRONG_TOKEN,
+    Refusal,
+)
+
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PUBLIC_PREFIXES = ("/static/", "/favicon.ico")
 
@@ -109,17 +118,15 @@ class SecurityMiddleware:
         method = scope["method"]
         path: str = scope["path"]
         if not self.policy.host_ok(headers.get("host")):
-            return await _respond(send, 400, "Bad Host header: open the address webclient printed.")
+            return await _respond(send, BAD_HOST)
         if method not in SAFE_METHODS and not self.policy.origin_ok(headers.get("origin")):
-            return await _respond(send, 403, "Cross-origin request refused.")
+            return await _respond(send, CROSS_ORIGIN)
         if not path.startswith(PUBLIC_PREFIXES):
             query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
             if "token" in query:
                 return await self._exchange_token(scope, send, query)
             if not self.policy.cookie_ok(headers.get("cookie")):
-                return await _respond(
-                    send, 401, "Not signed in: open the full address that webclient printed (with ?token=)."
-                )
+                return await _respond(send, NOT_SIGNED_IN)
         await self.app(scope, receive, _with_security_headers(send))
 
     async def _exchange_token(self, scope: Scope, send: Send, query: dict[str, str]) -> None:
@@ -128,9 +135,9 @@ class SecurityMiddleware:
         if self.policy.cookie_ok(_headers(scope).get("cookie")):
             return await _redirect(send, location, set_cookie=None)  # signed in already: just the clean URL
         if not self.policy.token_ok(token):
-            return await _respond_page(send, 401, *WRONG_TOKEN)
+            return await _respond(send, WRONG_TOKEN)
         if self.token_spent:
-            return await _respond_page(send, 401, *SPENT_TOKEN)
+            return await _respond(send, SPENT_TOKEN)
         self.token_spent = True
         await _redirect(send, location, set_cookie=self.policy.set_cookie_header())
 
@@ -177,52 +184,6 @@ async def _redirect(send: Send, location: str, set_cookie: str | None) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-WRONG_TOKEN = (
-    "Wrong token",
-    "This link does not carry the token webclient printed when it started.",
-    "Open the exact address webclient printed in its terminal, or restart webclient for a new one.",
-)
-SPENT_TOKEN = (
-    "This link was already used",
-    "The link webclient printed signs in one browser, once, and it has done so.",
-    "In the browser that opened it first, open the printed link again: it still works there. "
-    "Anywhere else, restart webclient: it prints a new link.",
-)
-
-
-async def _respond_page(send: Send, status: int, title: str, what: str, todo: str) -> None:
-    """A small page in the app's own style (a stylesheet of ours, no inline style or script)."""
-    body = SIGN_IN_PAGE.format(title=title, what=what, todo=todo).encode()
-    headers = [
-        (b"content-type", b"text/html; charset=utf-8"),
-        (b"content-length", str(len(body)).encode()),
-        (b"cache-control", b"no-store"),
-        *SECURITY_HEADERS,
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-# Only fixed text of ours goes into it, never anything from the request.
-SIGN_IN_PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>webclient: {title}</title>
-<link rel="stylesheet" href="/static/app.css">
-</head>
-<body class="sign-in-page">
-<main class="sign-in" data-testid="sign-in-refused">
-<h1>{title}</h1>
-<p>{what}</p>
-<p>{todo}</p>
-</main>
-</body>
-</html>
-"""
-
-
 def _headers(scope: Scope) -> dict[str, str]:
     result: dict[str, str] = {}
     for key, value in scope.get("headers", []):
@@ -251,10 +212,12 @@ def _with_security_headers(send: Send) -> Send:
     return wrapped
 
 
-async def _respond(send: Send, status: int, text: str) -> None:
-    body = text.encode()
+async def _respond(send: Send, refusal: Refusal) -> None:
+    """Refuse with a page that says what happened and what to do (HTML, under the same strict CSP)."""
+    status = refusal.status
+    body = refusal.html().encode()
     headers: Iterable[tuple[bytes, bytes]] = [
-        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-type", b"text/html; charset=utf-8"),
         (b"content-length", str(len(body)).encode()),
         (b"cache-control", b"no-store"),
         *SECURITY_HEADERS,

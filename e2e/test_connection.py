@@ -1,0 +1,120 @@
+"""Losing the server: a banner in view, nothing that acts on the server enabled, and after a restart a
+page that says what happened and what to do; the draft is still there once the new link is opened."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from e2e.layouts import Layout, assert_accessible, shoot
+from e2e.test_page import in_view, open_ready
+from e2e.test_suggestions import prompt
+from tests.live import LiveServer, run_server
+
+
+def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_explained(
+    sized_page: Page, e2e_workspace: Path, tmp_path: Path, layout: Layout
+) -> None:
+    page = sized_page
+    env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}
+    banner = page.get_by_test_id("connection")
+    composer = page.get_by_test_id("composer")
+    with run_server(cwd=e2e_workspace, env=env) as first:
+        open_ready(page, first)
+        expect(banner).to_be_hidden()
+        expect(banner).to_have_attribute("data-state", "open")
+        prompt(page, "list files")
+        chip = page.get_by_test_id("suggestion").first
+        expect(chip).to_be_enabled()
+        composer.fill("half a thought")
+        first.process.terminate()
+        first.process.wait(timeout=20)
+
+        expect(banner).to_have_attribute("data-state", "down")
+        expect(banner).to_be_visible()
+        assert in_view(page, banner), "the banner is fixed in the viewport"
+        expect(page.get_by_test_id("send")).to_be_disabled()
+        expect(page.get_by_test_id("new-session")).to_be_disabled()
+        expect(chip).to_be_disabled()
+        expect(composer).to_have_value("half a thought")  # typing goes on; sending waits
+        composer.press("Enter")
+        expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(1)
+        assert_accessible(page, "connection lost")
+        shoot(page, "connection-lost", layout)
+        page.get_by_test_id("reconnect").click()  # nobody answers yet: it stays down
+        expect(banner).to_have_attribute("data-state", "down")
+
+        with run_server(cwd=e2e_workspace, env=env, extra_args=["--port", str(first.port)]) as second:
+            # A restarted server has a new token: this page is out of date, and the banner says what to do.
+            page.get_by_test_id("reconnect").click()
+            expect(banner).to_have_attribute("data-state", "expired")
+            expect(banner).to_contain_text("restarted")
+            expect(banner).to_contain_text("?token=")
+            shoot(page, "connection-restarted", layout)
+
+            page.get_by_test_id("reload").click()
+            error = page.get_by_test_id("error-page")
+            expect(error).to_be_visible()
+            expect(error).to_have_attribute("data-status", "401")
+            expect(error).to_contain_text("What to do")
+            # Styled like the app: its stylesheet applies under the strict CSP.
+            radius = error.evaluate("el => getComputedStyle(el).borderTopLeftRadius")
+            assert radius == "10px", radius
+            assert_accessible(page, "the signed-out page")
+            shoot(page, "signed-out", layout)
+
+            # The old link says it is out of date; an unknown session says so too, both as pages.
+            page.goto(first.url)
+            expect(error).to_have_attribute("data-status", "401")
+            expect(error).to_contain_text("out of date")
+            open_ready(page, second)
+            page.goto(second.base + "/s/s99")
+            expect(error).to_have_attribute("data-status", "404")
+            expect(error).to_contain_text("not open")
+
+            # The new link works, and the draft from before the restart is still in the composer.
+            open_ready(page, second)
+            expect(banner).to_be_hidden()
+            expect(composer).to_have_value("half a thought")
+            expect(page.get_by_test_id("send")).to_be_enabled()
+
+            # A permission request on screen when the server goes away cannot be answered either.
+            composer.fill("edit src/cart.py")
+            composer.press("Enter")
+            option = page.get_by_test_id("permission").locator("button").first
+            expect(option).to_be_enabled()
+            second.process.terminate()
+            second.process.wait(timeout=20)
+            expect(banner).to_have_attribute("data-state", "down")
+            expect(option).to_be_disabled()
+
+
+def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
+    page: Page, server: LiveServer
+) -> None:
+    # The browser's WebSocket to the real server runs through Playwright, so the test can cut it the way
+    # a network does; everything else is the real server and agent.
+    sockets: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(re.compile(r"/ws(/|$)"), through)
+    open_ready(page, server)
+    banner = page.get_by_test_id("connection")
+    send = page.get_by_test_id("send")
+    for cut in range(2):
+        sockets[-1].close(code=1012)  # "service restart": the client should retry
+        expect(banner).to_have_attribute("data-state", "down")
+        expect(banner).to_be_visible()
+        expect(send).to_be_disabled()
+        if cut == 1:
+            page.get_by_test_id("reconnect").click()
+        expect(banner).to_have_attribute("data-state", "open", timeout=30_000)
+        expect(banner).to_be_hidden()
+        expect(send).to_be_enabled()
+    assert len(sockets) == 3
+    prompt(page, "list files")  # and the session goes on over the new connection

@@ -1,0 +1,258 @@
+// The page around the conversation: connection state, following the conversation, the welcome's
+// starters, the draft kept across reloads, and the phone's drawers. Never builds markup from data: every
+// text it shows is already in the page (templates/_connection.html), it only picks one.
+(function () {
+  "use strict";
+
+  function byId(id) { return document.getElementById(id); }
+  function composer() { return byId("composer"); }
+  function scroller() { return byId("conversation"); }
+  function body() { return document.body; }
+
+  // --- connection ------------------------------------------------------------------------------------
+  // "open" while the WebSocket is up; "down" while it is not (htmx's ws extension retries with backoff);
+  // "expired" when the server answers but no longer knows this tab (it restarted: new token, new cookie).
+
+  var MAX_DELAY_MS = 30000;
+  var connection = { state: "connecting", socket: null, current: null, retryAt: 0, timer: null };
+
+  // Exponential backoff with jitter, capped; remembered so the banner can say when the next try is.
+  window.htmx && (window.htmx.config.wsReconnectDelay = function (retryCount) {
+    var ceiling = Math.min(MAX_DELAY_MS, 1000 * Math.pow(2, Math.min(retryCount, 5)));
+    var delay = ceiling / 2 + Math.random() * ceiling / 2;
+    connection.retryAt = Date.now() + delay;
+    return delay;
+  });
+
+  // Buttons that would act on the server; while it is unreachable they are disabled (and put back after).
+  var ACTING = '[data-testid="send"], [data-testid="suggestion"], [data-testid="suggestion-edit"], ' +
+    '[data-testid="permission"] button, [data-testid="new-session"], [data-testid="load-session"], ' +
+    '[data-testid="resume-session"], [data-testid="close-session"], [data-testid="restart"], ' +
+    '[data-testid="cancel"], [data-testid="starter"], #session-header select, #session-header input';
+
+  function setActingDisabled(off) {
+    document.querySelectorAll(ACTING).forEach(function (el) {
+      if (off && !el.disabled) { el.disabled = true; el.setAttribute("data-offline", "true"); }
+      if (!off && el.getAttribute("data-offline") === "true") { el.disabled = false; el.removeAttribute("data-offline"); }
+    });
+  }
+
+  function setConnection(state) {
+    connection.state = state;
+    var banner = byId("connection");
+    body().setAttribute("data-connection", state);
+    if (banner) {
+      banner.setAttribute("data-state", state);
+      banner.hidden = state === "open" || state === "connecting";
+    }
+    setActingDisabled(state === "down" || state === "expired");
+    window.clearInterval(connection.timer);
+    connection.timer = null;
+    if (state === "down") {
+      showRetry();
+      connection.timer = window.setInterval(showRetry, 500);
+    }
+  }
+
+  function showRetry() {
+    var banner = byId("connection");
+    if (!banner) { return; }
+    var seconds = Math.max(0, Math.ceil((connection.retryAt - Date.now()) / 1000));
+    banner.setAttribute("data-retry", seconds > 0 ? "later" : "now");
+    var out = banner.querySelector(".retry-seconds");
+    if (out) { out.textContent = String(seconds); }
+  }
+
+  // Is it the network, or a server that no longer knows us? A 401 on our own page means the latter.
+  function probe() {
+    return window.fetch(window.location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.status === 401 ? "expired" : "reachable"; },
+            function () { return "unreachable"; });
+  }
+
+  function socketOf(event) {
+    var d = event.detail || {};
+    var e = d.event || d.error;
+    return e && e.target ? e.target : null;
+  }
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    connection.socket = event.detail && event.detail.socketWrapper;
+    connection.current = socketOf(event);
+    setConnection("open");
+  });
+  function lost(event) {
+    if (event.detail && event.detail.socketWrapper) { connection.socket = event.detail.socketWrapper; }
+    // "Reconnect now" replaces the socket: the old one closing later is not a lost connection.
+    var closed = socketOf(event);
+    var current = connection.current;
+    if (closed && current && closed !== current && current.readyState === window.WebSocket.OPEN) { return; }
+    if (connection.state === "expired") { return; }
+    setConnection("down");
+    probe().then(function (verdict) { if (verdict === "expired") { setConnection("expired"); } });
+  }
+  document.addEventListener("htmx:wsClose", lost);
+  document.addEventListener("htmx:wsError", lost);
+
+  // Nothing is queued while the connection is down: a prompt must not leave minutes later, unseen.
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    if (connection.state === "down" || connection.state === "expired") { event.preventDefault(); }
+  });
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest ? event.target : null;
+    if (!target) { return; }
+    if (target.closest('[data-testid="reconnect"]')) {
+      connection.retryAt = 0;
+      showRetry();
+      probe().then(function (verdict) {
+        if (verdict === "expired") { setConnection("expired"); }
+        else if (verdict === "reachable" && connection.socket) { connection.socket.reconnect(); }
+      });
+    } else if (target.closest('[data-testid="reload"]')) {
+      window.location.reload();
+    }
+  });
+
+  // --- follow the conversation -----------------------------------------------------------------------
+  // Pinned to the bottom while the user is there; scrolled up, new content shows the "Latest" button.
+
+  var PINNED_SLACK = 80;
+  var pinned = true;
+
+  function atBottom(el) { return el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK; }
+  function jump() { return byId("jump-latest") || document.querySelector('[data-testid="jump-latest"]'); }
+
+  function hasEntries() { var t = byId("transcript"); return !!t && t.children.length > 0; }
+
+  function toBottom() {
+    var el = scroller();
+    if (!el) { return; }
+    // An empty session shows its welcome from the top; a conversation from its latest entry.
+    el.scrollTop = hasEntries() ? el.scrollHeight : 0;
+    pinned = true;
+    var button = jump();
+    if (button) { button.hidden = true; }
+  }
+
+  function follow() {
+    var el = scroller();
+    if (!el) { return; }
+    if (pinned) { toBottom(); return; }
+    var button = jump();
+    if (button && !atBottom(el)) { button.hidden = false; }
+  }
+
+  document.addEventListener("scroll", function (event) {
+    if (event.target !== scroller()) { return; }
+    pinned = atBottom(scroller());
+    if (pinned && jump()) { jump().hidden = true; }
+  }, { capture: true, passive: true });
+
+  document.addEventListener("htmx:wsAfterMessage", follow);
+  // Sending a prompt (typed, a chip or a starter's) is the user moving on: show what it brings.
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    var elt = event.target;
+    if (elt && (elt.id === "composer-form" || elt.id === "suggestion-form" ||
+                (elt.getAttribute && elt.getAttribute("data-testid") === "suggestion"))) {
+      toBottom();
+    }
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest('[data-testid="jump-latest"]')) {
+      toBottom();
+      var box = composer();
+      if (box) { box.focus({ preventScroll: true }); }
+    }
+  });
+
+  // --- draft -------------------------------------------------------------------------------------------
+  // What the user is typing survives a reload (per session page), and goes once the prompt is sent.
+
+  function draftKey() { return "webclient.draft:" + window.location.pathname; }
+  function saveDraft() {
+    var box = composer();
+    if (!box) { return; }
+    try {
+      if (box.value) { window.localStorage.setItem(draftKey(), box.value); }
+      else { window.localStorage.removeItem(draftKey()); }
+    } catch (e) { /* storage unavailable: the draft is simply not kept */ }
+  }
+  function restoreDraft() {
+    var box = composer();
+    var saved = null;
+    try { saved = window.localStorage.getItem(draftKey()); } catch (e) { saved = null; }
+    if (box && saved && !box.value) {
+      box.value = saved;
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  }
+  document.addEventListener("input", function (event) { if (event.target === composer()) { saveDraft(); } });
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    if (event.target && event.target.id === "composer-form") {
+      try { window.localStorage.removeItem(draftKey()); } catch (e) { /* nothing kept */ }
+    }
+  });
+
+  // --- welcome -----------------------------------------------------------------------------------------
+  // A starter puts its prompt into the composer; the user reads it and sends it.
+
+  document.addEventListener("click", function (event) {
+    var starter = event.target.closest && event.target.closest('[data-testid="starter"]');
+    var box = composer();
+    if (!starter || !box) { return; }
+    var text = starter.getAttribute("data-prompt") || "";
+    box.value = text;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    box.focus();
+    box.setSelectionRange(text.length, text.length);
+  });
+
+  // --- phone: sessions drawer and header menu ---------------------------------------------------------
+
+  function setPanel(name, open) {
+    body().setAttribute("data-" + name, open ? "open" : "closed");
+    var toggle = document.querySelector(name === "drawer" ? '[data-testid="sessions-toggle"]' : '[data-testid="header-menu"]');
+    if (toggle) { toggle.setAttribute("aria-expanded", open ? "true" : "false"); }
+  }
+  function isOpen(name) { return body().getAttribute("data-" + name) === "open"; }
+
+  document.addEventListener("click", function (event) {
+    var t = event.target.closest ? event.target : null;
+    if (!t) { return; }
+    if (t.closest('[data-testid="sessions-toggle"]')) {
+      setPanel("drawer", !isOpen("drawer"));
+      if (isOpen("drawer")) {
+        var first = document.querySelector("#sidebar a, #sidebar button");
+        if (first) { first.focus(); }
+      }
+    } else if (t.closest('[data-testid="drawer-scrim"]')) {
+      setPanel("drawer", false);
+    } else if (t.closest('[data-testid="header-menu"]')) {
+      setPanel("menu", !isOpen("menu"));
+    } else if (isOpen("menu") && (!t.closest("#header-extra") || t.closest('[data-testid="inspector-toggle"]'))) {
+      setPanel("menu", false);  // a click elsewhere, or opening the inspector, closes the menu
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") { return; }
+    if (isOpen("drawer")) { setPanel("drawer", false); var s = document.querySelector('[data-testid="sessions-toggle"]'); if (s) { s.focus(); } }
+    if (isOpen("menu")) { setPanel("menu", false); }
+  });
+
+  // --- touch -------------------------------------------------------------------------------------------
+  // Keyboard hints ("Enter sends, Shift+Enter ...") mean nothing on a touch screen.
+
+  function adaptToTouch() {
+    var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    body().setAttribute("data-touch", touch ? "true" : "false");
+    var box = composer();
+    if (box && touch) { box.setAttribute("placeholder", "Message the agent"); }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    adaptToTouch();
+    restoreDraft();
+    toBottom();  // a reload opens at the latest, not at the top
+  });
+})();

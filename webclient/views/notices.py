@@ -1,0 +1,49 @@
+"""Notices in plain words: what a person needs to know first, with the technical text one click away.
+
+The domain words its notices for the record ("prompt suggestions: ...", "session/new failed: ...");
+this module says what they mean for the user. A notice it does not know keeps its own words.
+"""
+
+from __future__ import annotations
+
+from webclient.acp.models import Notice
+
+# Notice text prefix (lower case) -> what it means, in words a non-engineer understands.
+PLAIN: tuple[tuple[str, str], ...] = (
+    ("prompt suggestions", "The agent sent prompt suggestions that break the rules; those were left out."),
+    (
+        "refused the agent's request to",
+        "The agent tried to use a file outside this workspace; stopped.",
+    ),
+    ("could not list the agent's sessions", "The list of stored sessions could not be loaded."),
+    ("could not open session", "That session could not be opened."),
+    ("session/new failed", "A new session could not be started."),
+    ("ignored an update for unknown session", "The agent sent news about a session that is not open here."),
+    (
+        "declined a permission request",
+        "The agent asked permission in a session not open here; declined.",
+    ),
+    ("agent exited", "The agent stopped running."),
+    (
+        "the agent speaks acp version",
+        "This agent speaks another protocol version; some things may not work.",
+    ),
+    ("restarting the agent", "The agent is restarting; the conversation goes on in a new session."),
+)
+
+
+def plain_text(notice: Notice) -> str:
+    """The notice's meaning in plain words, or its own text when there is no better one.
+
+    (The page capitalises the first letter: the text itself stays as the domain wrote it.)
+    """
+    lowered = notice.text.strip().lower()
+    for prefix, meaning in PLAIN:
+        if lowered.startswith(prefix):
+            return meaning
+    return notice.text
+
+
+def has_detail(notice: Notice) -> bool:
+    """Whether there is more to see than the plain words: the original text or the agent's own detail."""
+    return bool(notice.detail) or plain_text(notice) != notice.text
