@@ -18,7 +18,6 @@ from websockets.sync.client import ClientConnection, connect
 from tests.integration.support import Page
 from tests.live import LiveServer
 
-_WS_PATH = re.compile(r'ws-connect="/ws/([^"]+)"')
 _NAVIGATE = re.compile(r'data-href="/s/([^"]+)"')
 _SESSION_LINK = re.compile(r'data-testid="session-link" data-local-id="([^"]+)"')
 _SIDEBAR_START = '<nav id="sidebar"'
@@ -54,13 +53,14 @@ def fresh_session(server: LiveServer, timeout: float) -> str:
 
 
 def _alone_and_ready(local_id: str) -> Callable[[str], bool]:
-    """The session is the only live one, open at the agent (its stored entry links to it), and ready."""
+    """The session is the only live one, open at the agent (its header shows the config options that
+    session/new offered), no other stored session is listed, and it is ready."""
 
     def check(html: str) -> bool:
         sidebar = _sidebar(html) or ""
         return (
             _live_ids(html) == [local_id]
-            and f'href="/s/{local_id}">open</a>' in sidebar
+            and 'data-option-id="model"' in html
             and 'data-testid="load-session"' not in sidebar
             and Page.parse(html).status == "ready"
         )
@@ -83,12 +83,12 @@ def _sidebar(html: str) -> str | None:
 
 
 def _current_local_id(server: LiveServer) -> str:
-    """The session the server's front page shows (the most recent one)."""
-    response = httpx.get(server.base + "/", headers={"cookie": server.cookie()}, follow_redirects=True)
-    response.raise_for_status()
-    found = _WS_PATH.search(response.text)
-    assert found is not None, response.text[:2000]
-    return found.group(1)
+    """The session the server's front page shows (the most recent one): `/` redirects to its page."""
+    response = httpx.get(server.base + "/", headers={"cookie": server.cookie()}, follow_redirects=False)
+    assert response.status_code == 303, response.text[:2000]
+    location = response.headers["location"]
+    assert location.startswith("/s/"), location
+    return location.removeprefix("/s/")
 
 
 class _Tab:

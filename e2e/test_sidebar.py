@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
+from e2e.conftest import sign_in
 from e2e.layouts import PHONE, Layout, assert_accessible, shoot
 from e2e.test_page import dismiss_chips, open_ready
 from e2e.test_suggestions import prompt, user_messages
@@ -33,13 +34,15 @@ def test_the_sidebar_shows_each_sessions_state_and_title_and_lists_each_session_
     composer.fill("edit src/cart.py")
     composer.press("Enter")
     expect(page.get_by_test_id("permission")).to_have_attribute("data-state", "pending")
-    first = page.locator('[data-testid="session-link"][data-local-id="s1"]')
+    first_id = server.url.rsplit("/", 1)[1]  # each test gets a fresh session of the module's server
+    first = page.locator(f'[data-testid="session-link"][data-local-id="{first_id}"]')
     expect(first.get_by_test_id("session-state")).to_have_attribute("data-state", "needs-answer")
     expect(first).to_contain_text("needs your answer")
 
     open_sessions(page, layout)
     page.get_by_test_id("new-session").click()
-    expect(page).to_have_url(re.compile(r"/s/s2$"))
+    expect(page).not_to_have_url(re.compile(rf"/s/{first_id}$"))
+    second_id = page.url.rsplit("/", 1)[1]
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     prompt(page, "list files")
     dismiss_chips(page)
@@ -47,7 +50,7 @@ def test_the_sidebar_shows_each_sessions_state_and_title_and_lists_each_session_
     links = page.get_by_test_id("session-link")
     expect(links).to_have_count(2)
     expect(first.get_by_test_id("session-state")).to_have_attribute("data-state", "needs-answer")
-    second = page.locator('[data-testid="session-link"][data-local-id="s2"]')
+    second = page.locator(f'[data-testid="session-link"][data-local-id="{second_id}"]')
     expect(second.get_by_test_id("session-state")).to_have_attribute("data-state", "ready")
     for link in (first, second):
         expect(link.get_by_role("link")).not_to_have_text(re.compile(r"^(Session \d+|[0-9a-f-]{16,})$"))
@@ -56,7 +59,7 @@ def test_the_sidebar_shows_each_sessions_state_and_title_and_lists_each_session_
 
     # Back to the first: answer it, and its state follows.
     first.get_by_role("link").click()
-    expect(page).to_have_url(re.compile(r"/s/s1$"))
+    expect(page).to_have_url(re.compile(rf"/s/{first_id}$"))
     page.get_by_test_id("permission").locator('[data-option-id="skip"]').click()
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     expect(first.get_by_test_id("session-state")).to_have_attribute("data-state", "ready")
@@ -70,10 +73,11 @@ def test_the_sidebar_shows_each_sessions_state_and_title_and_lists_each_session_
     stored_title = stored.locator(".stored-title").inner_text().strip()
     assert stored_title and stored_title not in ("Untitled session", "New session"), stored_title
     stored.get_by_test_id("load-session").click()
-    expect(page).to_have_url(re.compile(r"/s/s3$"))
+    expect(page).not_to_have_url(re.compile(rf"/s/({first_id}|{second_id})$"))
+    loaded_id = page.url.rsplit("/", 1)[1]
     expect(user_messages(page)).to_have_count(1)
     open_sessions(page, layout)
-    loaded = page.locator('[data-testid="session-link"][data-local-id="s3"]')
+    loaded = page.locator(f'[data-testid="session-link"][data-local-id="{loaded_id}"]')
     expect(loaded.get_by_test_id("session-state")).to_have_attribute("data-state", "ready")
     expect(loaded.get_by_role("link")).to_have_text(stored_title)  # the title survives the load
     expect(page.get_by_test_id("stored-session")).to_have_count(0)
@@ -83,6 +87,7 @@ def test_on_a_phone_the_header_is_one_line_targets_are_finger_sized_and_hints_fi
     browser: Browser, server: LiveServer
 ) -> None:
     context = browser.new_context(**PHONE.context_options())
+    sign_in(context, server)
     page = context.new_page()
     page.set_default_timeout(20_000)
     open_ready(page, server)

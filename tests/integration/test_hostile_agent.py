@@ -67,16 +67,18 @@ async def test_a_flood_of_huge_stderr_lines_gives_an_exit_notice_of_at_most_64_k
     assert peak < 150 * MiB
 
 
-async def test_fifty_big_attachments_are_refused_by_the_prompt_cap_and_the_agent_gets_nothing(
+async def test_fifty_big_attachments_in_a_prompt_are_refused_and_the_agent_gets_nothing(
     serve: Serve,
 ) -> None:
+    # The composer's attachments live on the server; a prompt names them by short ids. A tab that sends
+    # content instead (50 blocks of 190,000 characters) is refused before anything is parsed.
     server = serve("echo_agent")
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
     block = json.dumps({"type": "text", "text": "A" * 190_000})
 
     await tab.send(action="prompt", text="hi", attachments=[block] * 50)
-    await tab.wait_for(has_notice("more than the 200,000 allowed; nothing was sent"), timeout=30)
+    await tab.wait_for(has_notice("the browser sent a request this server does not understand"), timeout=30)
     await tab.send(action="prompt", text="still there?")
     await tab.wait_for(turn_finished("still there?"))
 

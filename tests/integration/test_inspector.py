@@ -70,8 +70,8 @@ def test_a_second_session_does_not_show_the_first_sessions_prompt(start_app: Sta
     html = tab.wait_for(lambda html: 'data-href="/s/' in html)
     local_id = html.rsplit('data-href="/s/', 1)[1].split('"', 1)[0]
     assert local_id != "s1"
-    # The new session is open at the agent once its own tab shows it in the sidebar.
-    app.open_tab(local_id).wait_for(lambda html: f'href="/s/{local_id}">open</a>' in html)
+    # The new session is open at the agent once its own tab shows the config options session/new offered.
+    app.open_tab(local_id).wait_for(lambda html: 'data-option-id="model"' in html)
 
     second = download(app, local_id)
     assert not any(r["method"] == "session/prompt" for r in second)

@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from webclient.domain.prompt import MAX_PROMPT_CHARS
+from webclient.domain.prompt import MAX_ATTACHMENTS, MAX_PROMPT_CHARS
 
 
 class _Action(BaseModel):
@@ -31,7 +31,7 @@ class PromptAction(_Action):
 
     action: Literal["prompt"]
     text: Annotated[str, Field(max_length=MAX_PROMPT_CHARS)]
-    attachments: list[Annotated[str, Field(max_length=64)]] = []
+    attachments: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=MAX_ATTACHMENTS)] = []
 
     @field_validator("attachments", mode="before")
     @classmethod
