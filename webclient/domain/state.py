@@ -53,6 +53,8 @@ class TurnState(StrEnum):
     IDLE = "idle"
     WORKING = "working"
     CANCELLING = "cancelling"
+    # Cancel was asked for and the agent went on past the grace period: only stopping it ends the turn.
+    UNRESPONSIVE = "unresponsive"
 
 
 _ids = itertools.count(1)
