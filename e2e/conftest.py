@@ -89,7 +89,8 @@ def sign_in(page: Page, server: LiveServer) -> None:
     one the cookie that link gave (the token signs in only once per start)."""
     if server.signed_in is None:
         page.goto(server.url)
-        page.wait_for_url(re.compile(r"/$"))  # the token left the address bar
+        # The token left the address bar (the page may already have moved on to its session's path).
+        page.wait_for_url(re.compile(r"^[^?]*$"))
         [cookie] = [c for c in page.context.cookies() if c["name"].startswith("webclient_")]
         server.signed_in = f"{cookie['name']}={cookie['value']}"
         return

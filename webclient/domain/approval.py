@@ -44,7 +44,7 @@ def protected_write_request(
     tool = ToolCallEvent(
         tool_call_id=f"webclient-protected-write-{next(_ids)}",  # ours: never one of the agent's ids
         is_update=False,
-        title=f"Write to a protected file: {path}",
+        title=f"Write to a protected file: {path}",  # the card shows the path apart; this is its label
         kind="edit",
         status="pending",
         content=(diff,),

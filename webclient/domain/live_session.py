@@ -215,7 +215,7 @@ class LiveSession(Generic[SinkT]):
 
         `ours`: the client asks (a protected write), so the end of the turn also answers "cancelled".
         """
-        item = PermissionItem(request=request)
+        item = PermissionItem(request=request, asked_by_client=ours)
         future: asyncio.Future[PermissionOutcome] = asyncio.get_running_loop().create_future()
         self._permissions[item.id] = future
         if ours:

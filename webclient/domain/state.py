@@ -129,6 +129,8 @@ class PermissionItem:
     request: PermissionRequest
     state: PermissionState = PermissionState.PENDING
     chosen: str | None = None  # the name of the option the user chose
+    # True when webclient asks, not the agent: a write to a protected path waits for the user.
+    asked_by_client: bool = False
     id: str = field(default_factory=lambda: _new_id("perm"))
 
     @property
@@ -336,7 +338,7 @@ class SessionState:
 
     def set_auth_methods(self, methods: tuple[AuthMethod, ...]) -> set[str]:
         self.auth_methods = methods
-        return {Aspect.SIGN_IN}
+        return {Aspect.SIGN_IN, Aspect.STATUS}  # the badge tells a chosen sign-in from one to choose
 
     def set_modes(self, modes: tuple[Mode, ...], current_mode_id: str | None) -> set[str]:
         """The modes a session/new, load or resume result offers (none: the agent has no modes)."""
