@@ -167,3 +167,18 @@ async def test_an_existing_executable_and_a_user_glob_are_protected_and_plain_fi
         await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
         assert answers(runtime) == [{"result": {}}] and permission(runtime) is None
         assert plain.read_text() == "hello"
+
+
+async def test_an_allowed_write_is_not_redirected_by_a_symlink_changed_while_asking(repo: Path) -> None:
+    link = repo / "shortcut.txt"
+    link.symlink_to(repo / ".git" / "config")  # protected by where it leads
+    elsewhere = repo / "elsewhere.txt"
+    elsewhere.write_text("untouched\n")
+    async with running(repo) as runtime:
+        item = await asked(runtime, f"write {link} {HOSTILE}")
+        link.unlink()
+        link.symlink_to(elsewhere)
+        runtime.current.answer_permission(item.id, ALLOW)
+        reply = await refused(runtime)
+        assert "leads somewhere else" in reply["error"]["message"]
+        assert elsewhere.read_text() == "untouched\n" and (repo / ".git" / "config").read_text() == CONFIG

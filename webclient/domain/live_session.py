@@ -271,9 +271,13 @@ class LiveSession(Generic[SinkT]):
         A write to a protected path waits for the user's Allow once; anything else raises
         `WriteNotApproved` and the file stays as it was.
         """
-        self.files.resolve(path)  # refused outright first: a path we would never write needs no question
+        target = self.files.resolve(path)  # refused outright first: a path we never write needs no question
         if self.protected is not None and self.protected.is_protected(path):
             await self._approve_write(path, content)
+            if self.files.resolve(path) != target:  # a symlink on the way was changed while we asked
+                raise WriteNotApproved(
+                    f"{path!r} leads somewhere else than when you allowed the write; nothing was written"
+                )
         result = await self.files.write_text_async(path, content)
         item = FileWriteItem(path=str(result.path), old_text=result.old_text, new_text=result.new_text)
         self.hub.mark(self.state.add_item(item))
