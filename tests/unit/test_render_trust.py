@@ -51,3 +51,10 @@ def test_every_state_without_another_way_out_offers_a_restart(
     if label is not None:
         assert label in text(html)
         assert restart[0].attrs["form"] == "restart-form"
+
+
+def test_the_agents_own_request_does_not_repeat_the_diff_its_tool_call_card_shows() -> None:
+    request = protected_write_request("s", "/w/app.py", "a\n", "b\n")
+    html = render.item(SessionState(), PermissionItem(request=request))
+    assert not [t for t in tags(html) if t.attrs.get("data-testid") == "permission-diff"]
+    assert "The agent asks for permission" in text(html)
