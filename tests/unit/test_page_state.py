@@ -8,6 +8,7 @@ from webclient.acp.models import (
     Command,
     Notice,
     NoticeLevel,
+    PermissionRequest,
     TextPart,
     ToolCallContent,
     ToolCallEvent,
@@ -44,7 +45,8 @@ def test_a_pending_permission_makes_the_session_need_an_answer_and_answering_mak
     state = ready()
     state.set_turn(TurnState.WORKING)
     assert state.session_status == "working"
-    item = PermissionItem(tool_call={"toolCallId": "t1"}, options=())
+    call = ToolCallEvent(tool_call_id="t1", is_update=True)
+    item = PermissionItem(request=PermissionRequest(session_id="s", tool_call=call, options=()))
     state.add_item(item)
     assert state.session_status == "needs-answer"
     item.state = PermissionState.ANSWERED

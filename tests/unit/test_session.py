@@ -26,7 +26,15 @@ from webclient.acp.models import (
     ToolCallLocation,
     UsageEvent,
 )
-from webclient.domain.state import Aspect, MessageItem, NoticeItem, SessionState, ToolCallItem, TurnState
+from webclient.domain.state import (
+    KEPT_REPEATS,
+    Aspect,
+    MessageItem,
+    NoticeItem,
+    SessionState,
+    ToolCallItem,
+    TurnState,
+)
 
 
 def chunk(role: str, text: str, message_id: str | None = None) -> MessageChunk:
@@ -404,11 +412,21 @@ def test_a_full_turn_goes_working_cancelling_idle() -> None:
     assert shown == [("working", False), ("cancelling", False), ("ready", True)]
 
 
-def test_auth_methods_are_stored_and_mark_the_auth_region() -> None:
+def test_auth_methods_are_stored_and_mark_the_auth_region_and_the_status() -> None:
     state = SessionState()
     methods = (AuthMethod(id="login", name="Log in"),)
-    assert state.set_auth_methods(methods) == {Aspect.SIGN_IN}
+    assert state.set_auth_methods(methods) == {Aspect.SIGN_IN, Aspect.STATUS}
     assert state.auth_methods == methods
+
+
+def test_a_turn_the_agent_would_not_cancel_is_unresponsive_until_it_ends() -> None:
+    state = SessionState()
+    state.set_agent_status(AgentStatus.READY)
+    shown = []
+    for turn in (TurnState.CANCELLING, TurnState.UNRESPONSIVE, TurnState.IDLE):
+        state.set_turn(turn)
+        shown.append((state.display_status, state.can_prompt))
+    assert shown == [("cancelling", False), ("unresponsive", False), ("ready", True)]
 
 
 def test_a_repeated_notice_counts_up_until_the_user_sends_a_prompt() -> None:
@@ -416,12 +434,21 @@ def test_a_repeated_notice_counts_up_until_the_user_sends_a_prompt() -> None:
     first = state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC", detail="a"))
     assert state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC", detail="b")) == first
     [item] = [i for i in state.items if isinstance(i, NoticeItem)]
-    assert (item.repeats, item.notice.detail) == (2, "b")
+    assert (item.count, [n.detail for n in item.all]) == (2, ["a", "b"])
 
     state.add_notice(Notice(level=NoticeLevel.ERROR, text="not JSON-RPC"))  # another level: its own
     state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC"))  # not the last one any more
-    assert [i.repeats for i in state.items if isinstance(i, NoticeItem)] == [2, 1, 1]
+    assert [i.count for i in state.items if isinstance(i, NoticeItem)] == [2, 1, 1]
 
     state.add_user_message([TextPart(text="go")])
     state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC"))
-    assert [i.repeats for i in state.items if isinstance(i, NoticeItem)] == [2, 1, 1, 1]
+    assert [i.count for i in state.items if isinstance(i, NoticeItem)] == [2, 1, 1, 1]
+
+
+def test_a_notice_repeated_without_end_keeps_its_count_and_only_the_latest_repeats() -> None:
+    state = SessionState()
+    for n in range(1000):
+        state.add_notice(Notice(level=NoticeLevel.WARNING, text="not JSON-RPC", detail=str(n)))
+    [item] = [i for i in state.items if isinstance(i, NoticeItem)]
+    assert item.count == 1000
+    assert [n.detail for n in item.all] == ["0", *(str(n) for n in range(1000 - KEPT_REPEATS, 1000))]
