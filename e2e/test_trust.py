@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -43,10 +44,15 @@ def scripted(tmp_path: Path) -> Iterator[Start]:
     """Start servers with scripted agents from tests/agents/; all are stopped after the test."""
     with ExitStack() as stack:
 
-        def start(name: str, *args: str) -> LiveServer:
-            return stack.enter_context(run_server(scripted_agent(name, *args), cwd=tmp_path))
+        def start(name: str, *args: str, env: dict[str, str] | None = None) -> LiveServer:
+            return stack.enter_context(run_server(scripted_agent(name, *args), cwd=tmp_path, env=env))
 
         yield start
+
+
+def violations_in(page: Page, *parts: str) -> list[dict[str, Any]]:
+    """axe's violations with a node whose selector names one of ``parts`` (the regions a test is about)."""
+    return [v for v in violations(page) if any(p in str(n["target"]) for n in v["nodes"] for p in parts)]
 
 
 def send(page: Page, text: str) -> None:
@@ -147,3 +153,90 @@ def test_a_fifo_the_agent_asks_to_read_is_refused_and_the_page_says_so(
     expect(answer).to_contain_text('"error"')
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     shoot_all(page, "fifo-refused")
+
+
+def test_a_write_to_git_config_asks_first_with_the_path_and_the_diff_and_reject_writes_nothing(
+    page: Page, scripted: Start, tmp_path: Path
+) -> None:
+    config = tmp_path / ".git" / "config"
+    config.parent.mkdir()
+    config.write_text("[core]\n\tbare = false\n")
+    server = scripted("writes_protected")
+    open_signed_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, f"write {config} [core] fsmonitor = <script>touch owned</script>")
+
+    card = page.get_by_test_id("permission")
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("The agent wants to change a protected file")
+    expect(card.get_by_test_id("permission-location")).to_have_text(str(config))
+    diff = card.get_by_test_id("permission-diff")
+    expect(diff.locator(".diff-del").last).to_contain_text("bare = false")
+    expect(diff.locator(".diff-add")).to_contain_text("fsmonitor = <script>touch owned</script>")  # as text
+    expect(card.locator("[data-option-id]")).to_have_text(["Allow once", "Reject"])
+    assert config.read_text() == "[core]\n\tbare = false\n"  # nothing written while it asks
+    found = violations_in(page, "perm-", ".diff", "notice")
+    assert not found, describe(found)
+    shoot_all(page, "protected-write-asks")
+
+    card.locator('[data-option-id="reject-protected-write"]').click()
+    expect(card.get_by_test_id("permission-outcome")).to_contain_text("Reject")
+    notice = page.get_by_test_id("notice").filter(has_text="refused the agent's request to write")
+    expect(notice).to_contain_text("did not allow the write; nothing was written")
+    answer = page.locator('[data-testid="message"][data-role="agent"]').last
+    expect(answer).to_contain_text('"error"')  # what the agent received
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    assert config.read_text() == "[core]\n\tbare = false\n"
+    shoot_all(page, "protected-write-rejected")
+
+
+def test_an_agent_that_ignores_cancel_can_be_stopped_and_the_conversation_stays(
+    page: Page, scripted: Start
+) -> None:
+    server = scripted("ignores_cancel", env={"WEBCLIENT_CANCEL_GRACE": "1"})
+    open_signed_in(page, server)
+    status = page.get_by_test_id("agent-status")
+    expect(status).to_have_attribute("data-state", "ready")
+    send(page, "refactor everything")
+    expect(page.locator('[data-testid="message"][data-role="agent"]')).to_contain_text("working on it")
+    page.get_by_test_id("cancel").click()
+
+    expect(status).to_have_attribute("data-state", "unresponsive", timeout=30_000)
+    expect(status).to_have_text("the agent did not stop")
+    expect(page.get_by_test_id("notice").filter(has_text="did not stop within 1 s")).to_have_count(1)
+    restart = page.get_by_test_id("restart")
+    expect(restart).to_have_text("Stop and restart agent")
+    expect(page.get_by_test_id("cancel")).to_have_count(0)
+    found = violations_in(page, "agent-status", "composer-actions", "restart", "auth", "notice")
+    assert not found, describe(found)
+    shoot_all(page, "cancel-ignored")
+
+    restart.click()
+    expect(page.get_by_test_id("notice").filter(has_text="restarting the agent")).to_have_count(1)
+    expect(status).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(page.get_by_test_id("restart")).to_have_count(0)
+    user = page.locator('[data-testid="message"][data-role="user"]')
+    expect(user).to_have_count(1)
+    expect(user).to_contain_text("refactor everything")  # the transcript stays
+    expect(page.get_by_test_id("send")).to_be_enabled()
+
+
+def test_a_sign_in_that_never_finishes_offers_a_restart(page: Page, scripted: Start) -> None:
+    server = scripted("auth_never_answers")
+    open_signed_in(page, server)
+    status = page.get_by_test_id("agent-status")
+    expect(status).to_have_attribute("data-state", "auth-required", timeout=30_000)
+    expect(page.get_by_test_id("restart")).to_be_visible()
+    page.get_by_test_id("auth-method").first.click()
+    expect(page.get_by_test_id("auth-method")).to_have_count(0)  # chosen: the agent never answers
+    expect(status).to_have_attribute("data-state", "auth-required")
+    expect(status).to_have_text("signing in…")
+    restart = page.get_by_test_id("restart")
+    expect(restart).to_be_visible()
+    found = violations_in(page, "agent-status", "composer-actions", "restart", "auth", "notice")
+    assert not found, describe(found)
+    shoot_all(page, "sign-in-stuck")
+
+    restart.click()
+    expect(page.get_by_test_id("notice").filter(has_text="restarting the agent")).to_have_count(1)
+    expect(page.get_by_test_id("auth-method")).to_have_count(2, timeout=30_000)  # a fresh agent asks again

@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     initialize_timeout: float = Field(default=30.0, gt=0)
     flush_interval: float = Field(default=0.1, ge=0)
     stderr_tail_lines: int = Field(default=30, ge=1)
+    # Seconds an agent may take to end its turn after Cancel before the page offers to stop it.
+    cancel_grace: float = Field(default=10.0, gt=0)
     # Globs added to the protected set (webclient.domain.protected); in the environment, a JSON list.
     protected: tuple[str, ...] = ()
 

@@ -412,11 +412,21 @@ def test_a_full_turn_goes_working_cancelling_idle() -> None:
     assert shown == [("working", False), ("cancelling", False), ("ready", True)]
 
 
-def test_auth_methods_are_stored_and_mark_the_auth_region() -> None:
+def test_auth_methods_are_stored_and_mark_the_auth_region_and_the_status() -> None:
     state = SessionState()
     methods = (AuthMethod(id="login", name="Log in"),)
-    assert state.set_auth_methods(methods) == {Aspect.SIGN_IN}
+    assert state.set_auth_methods(methods) == {Aspect.SIGN_IN, Aspect.STATUS}
     assert state.auth_methods == methods
+
+
+def test_a_turn_the_agent_would_not_cancel_is_unresponsive_until_it_ends() -> None:
+    state = SessionState()
+    state.set_agent_status(AgentStatus.READY)
+    shown = []
+    for turn in (TurnState.CANCELLING, TurnState.UNRESPONSIVE, TurnState.IDLE):
+        state.set_turn(turn)
+        shown.append((state.display_status, state.can_prompt))
+    assert shown == [("cancelling", False), ("unresponsive", False), ("ready", True)]
 
 
 def test_a_repeated_notice_counts_up_until_the_user_sends_a_prompt() -> None:

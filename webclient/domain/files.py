@@ -139,6 +139,10 @@ class FileAccess:
         """`write_text` in a worker thread, so a slow disk never stalls the event loop."""
         return await asyncio.to_thread(self.write_text, path, content)
 
+    async def existing_text_async(self, path: str) -> str | None:
+        """The whole text a write to ``path`` would replace (None: no file there), checked like a write."""
+        return await asyncio.to_thread(lambda: self._read_existing(self.resolve(path), path))
+
     def _read_existing(self, real: Path, path: str) -> str | None:
         """The whole file's text, or None when nothing exists there."""
         try:

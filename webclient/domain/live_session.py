@@ -30,9 +30,11 @@ from webclient.acp.models import (
 )
 from webclient.acp.suggestions import Suggestion
 from webclient.acp.translate import content_to_wire
+from webclient.domain.approval import WriteNotApproved, approves, protected_write_request
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
 from webclient.domain.prompt import ComposerAttachments, PromptRejected
+from webclient.domain.protected import ProtectedPaths
 from webclient.domain.state import (
     Aspect,
     FileWriteItem,
@@ -48,14 +50,25 @@ from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Re
 # How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
 # earlier list stale: real agents send them shortly after the prompt response (claude-agent-acp ~60 ms).
 SUGGESTION_GRACE_SECONDS = 1.5
+# How long an agent may take to end its turn after `session/cancel` before we offer to stop it.
+CANCEL_GRACE_SECONDS = 10.0
 
 
 class LiveSession(Generic[SinkT]):
     """A session and whoever shows it (`hub`). `state.session_id` is the agent's id once it exists."""
 
     def __init__(
-        self, local_id: str, sink_factory: SinkFactory[SinkT], policy: SuggestionPolicy, files: FileAccess
+        self,
+        local_id: str,
+        sink_factory: SinkFactory[SinkT],
+        policy: SuggestionPolicy,
+        files: FileAccess,
+        *,
+        protected: ProtectedPaths | None = None,
+        cancel_grace: float = CANCEL_GRACE_SECONDS,
     ) -> None:
+        """`protected`: writes there wait for the user's approval (None: no path is protected).
+        `cancel_grace`: seconds after Cancel before an agent still in its turn counts as unresponsive."""
         self.local_id = local_id
         self.state = SessionState()
         self.hub: SinkT = sink_factory(self.state)
@@ -63,11 +76,16 @@ class LiveSession(Generic[SinkT]):
         self.files = files
         # The commands the agent runs through us (`terminal/*`); each shows in the card that embeds it.
         self.terminals = TerminalManager(files, files.roots[0], self._terminal_changed)
+        self.protected = protected
+        self.cancel_grace = cancel_grace
         self.agent: AgentConnection | None = None
         # Open permission requests: item id -> the future the agent's request waits on.
         self._permissions: dict[str, asyncio.Future[PermissionOutcome]] = {}
+        # Those of them we asked ourselves (protected writes): the end of the turn answers them too.
+        self._approvals: set[str] = set()
         self._turn: asyncio.Task[None] | None = None
         self._grace: asyncio.Task[None] | None = None
+        self._cancel_watch: asyncio.Task[None] | None = None
         self._closing = False
         # Told whenever the turn or a pending permission changes what the sidebar says of this session.
         self.on_status: Callable[[], None] = _nothing
@@ -80,7 +98,7 @@ class LiveSession(Generic[SinkT]):
         self._closing = True
         self.cancel_permissions()
         await self.terminals.close()
-        for task in (self._turn, self._grace):
+        for task in (self._turn, self._grace, self._cancel_watch):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -156,10 +174,23 @@ class LiveSession(Generic[SinkT]):
         self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
         self.on_status()
         self.cancel_permissions()  # the protocol answers a pending request "cancelled" on session/cancel
+        self._cancel_watch = asyncio.create_task(self._watch_cancel(), name="cancel-grace")
         try:
             await self.agent.cancel(self.state.session_id)
         except AgentError as exc:
             raise Refused(str(exc)) from None
+
+    async def _watch_cancel(self) -> None:
+        """An agent that has not ended its turn within the grace period ignored the cancel: say so, and
+        the page offers to stop it (the turn would otherwise stay "cancelling" for ever)."""
+        await asyncio.sleep(self.cancel_grace)
+        if self.state.turn is TurnState.CANCELLING:
+            self.hub.mark(self.state.set_turn(TurnState.UNRESPONSIVE))
+            self.notice(
+                NoticeLevel.WARNING,
+                f"the agent did not stop within {self.cancel_grace:g} s of Cancel; stopping it restarts "
+                "the agent, and the conversation stays",
+            )
 
     async def _run_turn(
         self, agent: AgentConnection, session_id: str, blocks: Sequence[Mapping[str, Any]]
@@ -173,6 +204,9 @@ class LiveSession(Generic[SinkT]):
         except AgentError as exc:
             self.notice(NoticeLevel.ERROR, str(exc), error_detail(exc))
         finally:
+            self.cancel_permissions(self._approvals)  # a write asked about in a turn dies with it
+            if self._cancel_watch is not None:
+                self._cancel_watch.cancel()
             self.hub.mark(self.state.set_turn(TurnState.IDLE))
             self.on_status()
             if not self._closing:
@@ -185,17 +219,25 @@ class LiveSession(Generic[SinkT]):
 
     # --- what the agent asks ----------------------------------------------------------------------------
 
-    async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
-        """Show the request and wait for the user's answer; anything but a choice is "cancelled"."""
-        item = PermissionItem(request=request)
+    async def request_permission(
+        self, request: PermissionRequest, *, ours: bool = False
+    ) -> PermissionOutcome:
+        """Show the request and wait for the user's answer; anything but a choice is "cancelled".
+
+        `ours`: the client asks (a protected write), so the end of the turn also answers "cancelled".
+        """
+        item = PermissionItem(request=request, asked_by_client=ours)
         future: asyncio.Future[PermissionOutcome] = asyncio.get_running_loop().create_future()
         self._permissions[item.id] = future
+        if ours:
+            self._approvals.add(item.id)
         self.hub.mark(self.state.add_item(item))
         self.on_status()
         try:
             return await future
         finally:
             self._permissions.pop(item.id, None)
+            self._approvals.discard(item.id)
             if item.state is PermissionState.PENDING:  # the agent gave up waiting, or we are closing
                 item.state = PermissionState.CANCELLED
                 self.hub.mark({item.id})
@@ -217,9 +259,12 @@ class LiveSession(Generic[SinkT]):
         self.hub.mark({item.id})
         self.on_status()
 
-    def cancel_permissions(self) -> None:
-        """Answer every open request "cancelled" (a cancel, a closed session, an agent that exited)."""
+    def cancel_permissions(self, only: set[str] | None = None) -> None:
+        """Answer every open request (or those in `only`) "cancelled" (a cancel, a closed session, an agent
+        that exited, the end of a turn)."""
         for request_id, future in list(self._permissions.items()):
+            if only is not None and request_id not in only:
+                continue
             if not future.done():
                 future.set_result(PermissionOutcome.cancelled())
             item = self.state.item(request_id)
@@ -236,13 +281,38 @@ class LiveSession(Generic[SinkT]):
         return await self.files.read_text_async(path, line, limit)
 
     async def write_text_file(self, path: str, content: str) -> None:
-        """`fs/write_text_file`, inside the session's directories only; the write shows in the transcript."""
+        """`fs/write_text_file`, inside the session's directories only; the write shows in the transcript.
+
+        A write to a protected path waits for the user's Allow once; anything else raises
+        `WriteNotApproved` and the file stays as it was.
+        """
+        target = self.files.resolve(path)  # refused outright first: a path we never write needs no question
+        if self.protected is not None and self.protected.is_protected(path):
+            await self._approve_write(path, content)
+            if self.files.resolve(path) != target:  # a symlink on the way was changed while we asked
+                raise WriteNotApproved(
+                    f"{path!r} leads somewhere else than when you allowed the write; nothing was written"
+                )
         result = await self.files.write_text_async(path, content)
         item = FileWriteItem(path=str(result.path), old_text=result.old_text, new_text=result.new_text)
         self.hub.mark(self.state.add_item(item))
 
     def _terminal_changed(self, terminal_id: str, output: TerminalOutput) -> None:
         self.hub.mark(self.state.set_terminal(terminal_id, output))
+
+    async def _approve_write(self, path: str, content: str) -> None:
+        refusal = f"{path!r} is protected (a write there can run code)"
+        old_text = await self.files.existing_text_async(path)
+        # Checked after the read, with no await between it and the question's registration: a turn
+        # that ends meanwhile cannot leave the question open (its end answers it, or it is never asked).
+        if self.state.turn is not TurnState.WORKING or self.state.session_id is None:
+            # Outside a turn, or after Cancel, there is nobody to ask: the end of the turn means no.
+            raise WriteNotApproved(
+                f"{refusal} and no turn is running to ask the user in; nothing was written"
+            )
+        request = protected_write_request(self.state.session_id, path, old_text, content)
+        if not approves(await self.request_permission(request, ours=True)):
+            raise WriteNotApproved(f"{refusal} and the user did not allow the write; nothing was written")
 
     # --- what the agent says ----------------------------------------------------------------------------
 

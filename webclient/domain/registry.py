@@ -35,6 +35,7 @@ from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess, FileAccessError, FileMissing
 from webclient.domain.live_session import LiveSession, error_detail
+from webclient.domain.protected import ProtectedPaths
 from webclient.domain.state import Aspect, SessionLink, Sidebar, StoredSession
 from webclient.domain.suggestions import SuggestionLedger
 from webclient.domain.supervisor import AgentSupervisor
@@ -164,7 +165,12 @@ class SessionRegistry(Generic[SinkT]):
 
     def _add(self) -> LiveSession[SinkT]:
         live = LiveSession(
-            f"s{next(self._ids)}", self._sink_factory, self.supervisor.policy, FileAccess([self.settings.cwd])
+            f"s{next(self._ids)}",
+            self._sink_factory,
+            self.supervisor.policy,
+            FileAccess([self.settings.cwd]),
+            protected=ProtectedPaths(self.settings.cwd, self.settings.protected),
+            cancel_grace=self.settings.cancel_grace,
         )
         live.on_status = self._refresh_sidebars  # the sidebar of every session shows this one's state
         live.agent = self.supervisor.agent

@@ -60,6 +60,8 @@ class TurnState(StrEnum):
     IDLE = "idle"
     WORKING = "working"
     CANCELLING = "cancelling"
+    # Cancel was asked for and the agent went on past the grace period: only stopping it ends the turn.
+    UNRESPONSIVE = "unresponsive"
 
 
 _ids = itertools.count(1)
@@ -185,6 +187,8 @@ class PermissionItem:
     request: PermissionRequest
     state: PermissionState = PermissionState.PENDING
     chosen: str | None = None  # the name of the option the user chose
+    # True when webclient asks, not the agent: a write to a protected path waits for the user.
+    asked_by_client: bool = False
     id: str = field(default_factory=lambda: _new_id("perm"))
 
     @property
@@ -430,7 +434,7 @@ class SessionState:
 
     def set_auth_methods(self, methods: tuple[AuthMethod, ...]) -> set[str]:
         self.auth_methods = methods
-        return {Aspect.SIGN_IN}
+        return {Aspect.SIGN_IN, Aspect.STATUS}  # the badge tells a chosen sign-in from one to choose
 
     def set_terminal(self, terminal_id: str, output: TerminalOutput) -> set[str]:
         """A client terminal's output or exit changed: the cards that embed it change."""
