@@ -17,7 +17,7 @@ from webclient.acp.models import AgentStatus, ContentPart
 from webclient.acp.translate import Translation
 from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import PendingChanges
-from webclient.domain.registry import SessionRegistry
+from webclient.domain.registry import AgentRoute, SessionRegistry
 from webclient.domain.state import SessionState
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.errors import Refused
@@ -27,7 +27,23 @@ from webclient.settings import Settings
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 )
-_WATCHED = frozenset({"notice", "message", "agent-status", "auth", "auth-method"})
+_WATCHED = frozenset(
+    {
+        "notice",
+        "message",
+        "agent-status",
+        "auth",
+        "auth-method",
+        "auth-env",
+        "auth-var",
+        "auth-command",
+        "auth-error",
+        "auth-pending",
+        "agent-name",
+        "session-agent",
+        "stored-session",
+    }
+)
 
 
 def agent_argv(name: str, *args: str) -> list[str]:
@@ -79,6 +95,20 @@ class Page:
         inside = self.elements[regions[-1] + 1 :]
         methods = [e for e in inside if e.testid == "auth-method"]
         return [(e.attrs.get("data-method-id", ""), e.text.strip()) for e in methods]
+
+    def in_auth(self, testid: str) -> list[Element]:
+        """The elements with `testid` inside the auth region as it is now (none while it is hidden)."""
+        regions = [i for i, e in enumerate(self.elements) if e.testid == "auth"]
+        if not regions or "hidden" in self.elements[regions[-1]].attrs:
+            return []
+        after = self.elements[regions[-1] + 1 :]
+        end = next((i for i, e in enumerate(after) if e.testid == "auth"), len(after))
+        return [e for e in after[:end] if e.testid == testid]
+
+    def latest_text(self, testid: str) -> str:
+        """The text of the last element with `testid` (a region re-rendered replaces the earlier one)."""
+        found = [e for e in self.elements if e.testid == testid]
+        return found[-1].text.strip() if found else ""
 
     @property
     def notices(self) -> list[str]:
@@ -221,14 +251,19 @@ class Harness:
     def __init__(self, settings: Settings) -> None:
         self.registry = SessionRegistry(settings, PendingChanges.factory, WireLog())
         self.wire_log: list[tuple[str, dict[str, Any]]] = []
-        record = self.registry.on_wire
+        for route in self.registry.agents.values():
+            self._record_wire(route)
+        self.current = self.registry.most_recent()
+
+    def _record_wire(self, route: AgentRoute[PendingChanges]) -> None:
+        """Keep every message of this agent in `wire_log` too, in wire order."""
+        record = route.on_wire
 
         def on_wire(direction: str, message: dict[str, Any]) -> None:
             self.wire_log.append((direction, message))
             record(direction, message)
 
-        self.registry.on_wire = on_wire  # type: ignore[method-assign]
-        self.current = self.registry.most_recent()
+        route.on_wire = on_wire  # type: ignore[method-assign]
 
     @property
     def state(self) -> SessionState:

@@ -26,7 +26,15 @@ from webclient.acp.models import (
     ToolCallLocation,
     UsageEvent,
 )
-from webclient.domain.state import Aspect, MessageItem, NoticeItem, SessionState, ToolCallItem, TurnState
+from webclient.domain.state import (
+    Aspect,
+    MessageItem,
+    NoticeItem,
+    SessionState,
+    SignIn,
+    ToolCallItem,
+    TurnState,
+)
 
 
 def chunk(role: str, text: str, message_id: str | None = None) -> MessageChunk:
@@ -38,7 +46,8 @@ def messages(state: SessionState) -> list[tuple[str, str]]:
 
 
 def ready() -> SessionState:
-    state = SessionState()
+    """A session whose agent is ready and whose `session/new` has answered."""
+    state = SessionState(session_id="s-1")
     state.set_agent_status(AgentStatus.READY)
     return state
 
@@ -407,5 +416,13 @@ def test_a_full_turn_goes_working_cancelling_idle() -> None:
 def test_auth_methods_are_stored_and_mark_the_auth_region() -> None:
     state = SessionState()
     methods = (AuthMethod(id="login", name="Log in"),)
-    assert state.set_auth_methods(methods) == {Aspect.SIGN_IN}
+    assert state.set_sign_in(SignIn(methods=methods)) == {Aspect.SIGN_IN}
     assert state.auth_methods == methods
+
+
+def test_a_ready_agent_shows_opening_until_the_session_exists() -> None:
+    state = SessionState()
+    state.set_agent_status(AgentStatus.READY)
+    assert state.display_status == "opening"
+    state.session_id = "s-1"
+    assert state.display_status == "ready"

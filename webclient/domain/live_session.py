@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic
 
 from webclient.acp.connection import AgentConnection
@@ -59,6 +59,11 @@ class LiveSession(Generic[SinkT]):
         self.ledger = SuggestionLedger(policy)
         self.files = files
         self.agent: AgentConnection | None = None
+        self.agent_key = ""  # which of the server's agents this session talks to
+        # Told when a turn ends (the registry refreshes the agent's stored sessions then).
+        self.turn_ended: Callable[[], None] | None = None
+        # A prompt sent before `session/new` answered: it goes out as soon as the session exists.
+        self._queued: Sequence[Mapping[str, Any]] | None = None
         # Open permission requests: item id -> the future the agent's request waits on.
         self._permissions: dict[str, asyncio.Future[PermissionOutcome]] = {}
         self._turn: asyncio.Task[None] | None = None
@@ -102,8 +107,9 @@ class LiveSession(Generic[SinkT]):
         """Start a turn with this prompt; raises Refused when the session cannot take one now.
 
         `verbatim` overrides the blocks sent (a chosen suggestion goes out exactly as the agent sent it).
+        Before the agent's `session/new` has answered, the prompt waits and goes out once it has.
         """
-        if not self.state.can_prompt or self.agent is None or self.state.session_id is None:
+        if not self.state.can_prompt or self.agent is None:
             raise Refused(f"the agent cannot take a prompt now ({self.state.display_status})")
         if not parts:
             raise Refused("an empty prompt was not sent")
@@ -113,7 +119,27 @@ class LiveSession(Generic[SinkT]):
         if self._grace is not None:
             self._grace.cancel()
         blocks = verbatim if verbatim is not None else [content_to_wire(part) for part in parts]
+        if self.state.session_id is None:
+            self._queued = blocks
+            self.hub.mark(self.state.set_queued(True))
+            return
         self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
+
+    def _send_queued(self) -> None:
+        """The session exists now: send the prompt that waited for it."""
+        blocks, self._queued = self._queued, None
+        self.hub.mark(self.state.set_queued(False))
+        if blocks is None or self.agent is None or self.state.session_id is None:
+            return
+        self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
+
+    def drop_queued(self, reason: str) -> None:
+        """The session could not be opened: the waiting prompt is not sent (it stays in the transcript)."""
+        if self._queued is None:
+            return
+        self._queued = None
+        self.hub.mark(self.state.set_queued(False) | self.state.set_turn(TurnState.IDLE))
+        self.notice(NoticeLevel.WARNING, f"your last prompt was not sent: {reason}")
 
     def submit_composed(self, text: str, attachments: list[str]) -> None:
         """Send what the composer holds: its text and the attachments the user kept in it."""
@@ -140,7 +166,10 @@ class LiveSession(Generic[SinkT]):
         return self.state.suggestions[index]
 
     async def cancel(self) -> None:
-        """Ask the agent to stop the running turn (`session/cancel`)."""
+        """Ask the agent to stop the running turn (`session/cancel`), or drop a prompt still waiting."""
+        if self._queued is not None:
+            self.drop_queued("you cancelled it before the session was open")
+            return
         if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
             raise Refused("nothing to cancel")
         self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
@@ -165,6 +194,8 @@ class LiveSession(Generic[SinkT]):
             self.hub.mark(self.state.set_turn(TurnState.IDLE))
             if not self._closing:
                 self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
+                if self.turn_ended is not None:
+                    self.turn_ended()
 
     async def _check_withdrawal(self) -> None:
         await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
@@ -263,7 +294,9 @@ class LiveSession(Generic[SinkT]):
         self.state.session_id = opened.session_id
         self.hub.mark(self.state.set_modes(opened.modes, opened.current_mode_id))
         self.hub.mark(self.state.set_config_options(opened.config_options))
-        self.hub.mark(self.state.set_suggestions(()))
+        self.hub.mark(self.state.set_suggestions(()) | {Aspect.STATUS})
+        if self._queued is not None:
+            self._send_queued()
 
     async def set_mode(self, mode_id: str) -> None:
         """Switch mode (`session/set_mode`) to one the agent offered."""
