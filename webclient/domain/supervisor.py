@@ -100,8 +100,7 @@ class AgentSupervisor:
             assert agent.info is not None
             if exc.code != AUTH_REQUIRED or not agent.info.auth_methods:
                 raise
-            first_error = exc
-        await self._sign_in(agent, agent.info, first_error)
+        await self._sign_in(agent, agent.info)
         return await agent.new_session(self.settings.cwd, mcp)
 
     # --- sign-in ----------------------------------------------------------------------------------------
@@ -155,7 +154,7 @@ class AgentSupervisor:
             raise Refused(f"unknown sign-in method {method_id!r}")
         return method
 
-    async def _sign_in(self, agent: AgentConnection, info: AgentInfo, error: AgentRequestError) -> None:
+    async def _sign_in(self, agent: AgentConnection, info: AgentInfo) -> None:
         """Sign in with one of the agent's methods, as often as it takes, until one works.
 
         One method is tried at once when it needs nobody (see `_automatic_method`). Otherwise, or when
@@ -166,7 +165,7 @@ class AgentSupervisor:
         self._auth_choice = asyncio.get_running_loop().create_future()
         if automatic is not None:
             self._auth_choice.set_result(automatic)
-        message: str | None = None if automatic else str(error)
+        message: str | None = None  # the agent's "auth required" is what the panel itself says
         self._set_status(AgentStatus.AUTH_REQUIRED)
         try:
             while True:
