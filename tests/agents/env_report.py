@@ -3,7 +3,9 @@ JSON file named by argv[1], and keeps the sessions it served for `session/list`.
 
 argv[2] (optional) is how many seconds `session/new` takes to answer, as claude-agent-acp's ~1.5 s.
 A session is listed only once a prompt gave it a title (the prompt's text), as real agents store a
-conversation only after its first turn. Each prompt is answered with "reported to <file>".
+conversation only after its first turn. Each prompt is answered with "reported to <file>". A prompt
+"rename TITLE" renames the session after its turn, as codex-acp does: once the client has listed the
+sessions after the turn, the agent stores the new title and says so in a `session_info_update`.
 """
 
 from __future__ import annotations
@@ -45,6 +47,14 @@ while (msg := wire.read()) is not None:
         wire.respond(msg, {"sessions": sessions})
     elif method == "session/prompt":
         session = msg["params"]["sessionId"]
-        stored[session] = wire.prompt_text(msg)
+        text = wire.prompt_text(msg)
+        stored.setdefault(session, text)
         wire.say(session, f"reported to {os.path.basename(REPORT)}")
         wire.respond(msg, {"stopReason": "end_turn"})
+        if text.startswith("rename "):
+            while (listing := wire.read()) is not None and listing.get("method") != "session/list":
+                pass  # nothing else arrives between the end of the turn and the client's list
+            if listing is not None:
+                wire.respond(listing, {"sessions": [{"sessionId": k, "title": v} for k, v in stored.items()]})
+            stored[session] = text.removeprefix("rename ")
+            wire.update(session, {"sessionUpdate": "session_info_update", "title": stored[session]})

@@ -194,6 +194,17 @@ async def test_stored_sessions_are_listed_again_after_each_turn(start: Start, tm
     )
 
 
+async def test_stored_sessions_are_listed_again_after_a_session_info_update(
+    start: Start, tmp_path: Path
+) -> None:
+    server = start(agent=scripted_agent("env_report", str(tmp_path / "report.json")))
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    await tab.send(action="prompt", text="rename Flaky test, fixed")
+    await tab.wait_for(turn_finished("rename Flaky test, fixed"))
+    await tab.wait_for(lambda html: Page.parse(html).latest_text("stored-session").startswith("Flaky test"))
+
+
 # --- sign-in -----------------------------------------------------------------------------------------
 
 
