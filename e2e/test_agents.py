@@ -68,6 +68,43 @@ def shoot_variants(browser: Browser, server: LiveServer, path: str, name: str) -
         context.close()
 
 
+def shoot_here(page: Page, name: str) -> None:
+    """Screenshots of the page as it is now (a passing state) in every size and colour scheme."""
+    for variant, (viewport, scheme) in VARIANTS.items():
+        page.set_viewport_size(viewport)
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        screenshot(page, f"{name}-{variant}")
+    page.set_viewport_size({"width": 1100, "height": 800})
+    page.emulate_media(color_scheme="light")
+
+
+@pytest.fixture
+def slow_agent(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
+    """An agent whose session/new takes 4 s, as claude-agent-acp's takes about 1.5 s."""
+    agent = scripted_agent("env_report", str(tmp_path / "report.json"), "4")
+    with run_server(agent, cwd=e2e_workspace, env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")}) as live:
+        yield live
+
+
+def test_a_prompt_sent_while_the_session_opens_waits_for_it_and_is_answered(
+    page: Page, slow_agent: LiveServer
+) -> None:
+    page.goto(slow_agent.url)
+    status = page.get_by_test_id("agent-status")
+    expect(status).to_have_attribute("data-state", "ready", timeout=30_000)
+    page.get_by_test_id("new-session").click()
+    expect(page).to_have_url(re.compile(r"/s/s2$"))
+    expect(status).to_have_attribute("data-state", "opening")
+    composer = page.get_by_test_id("composer")
+    composer.fill("sent early")
+    composer.press("Enter")
+    expect(status).to_contain_text("your prompt waits")
+    shoot_here(page, "agents-opening")
+    expect(agent_messages(page).last).to_contain_text("reported to report.json", timeout=30_000)
+    expect(status).to_have_attribute("data-state", "ready")
+    expect(page.get_by_test_id("notice")).to_have_count(0)
+
+
 def test_two_agents_answer_side_by_side_in_two_sessions(
     page: Page, browser: Browser, two_agents: LiveServer
 ) -> None:
@@ -117,7 +154,7 @@ def test_signing_in_with_an_api_key_in_the_page(page: Page, browser: Browser, ke
 
     sign_in.get_by_test_id("auth-method").click()  # a browser login that never answers
     expect(sign_in.get_by_test_id("auth-pending")).to_be_visible()
-    screenshot(page, "agents-sign-in-pending")
+    shoot_here(page, "agents-sign-in-pending")
     key.fill("sk-e2e-4242")
     sign_in.get_by_test_id("auth-env-submit").click()
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=30_000)
