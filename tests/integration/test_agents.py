@@ -15,8 +15,12 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import Page, eventually, has_notice, status_is, turn_finished
+from tests.integration.support import Page, eventually, has_notice, started, status_is, turn_finished
 from tests.live import AGENTS, ROOT, LiveServer, open_tab, run_server, scripted_agent
+from webclient.acp.models import AgentStatus, TextPart
+from webclient.domain.state import MessageItem, SessionState, TurnState
+from webclient.errors import Refused
+from webclient.settings import Settings
 
 Start = Callable[..., LiveServer]
 SECRET_TOKEN = "tok-" + "s3cret" * 6
@@ -259,6 +263,7 @@ async def test_a_sign_in_that_never_answers_can_be_cancelled_and_restarted(start
     await tab.wait_for(lambda html: bool(Page.parse(html).in_auth("auth-pending")))
     await tab.send(action="cancel_sign_in")
     await tab.wait_for(status_is("exited"))
+    await tab.wait_for(has_notice("sign-in cancelled"))
     assert Page.parse(tab.html).in_auth("auth-method") == []
 
     await tab.send(action="restart")
@@ -278,3 +283,52 @@ async def test_an_env_var_sign_in_is_kept_in_memory_only_without_remember(
     await tab.send(action="restart")  # a restart keeps the values given in this server's memory
     await tab.wait_for(has_notice("restarting the agent"))
     await tab.wait_for(status_is("ready"), timeout=30)
+
+
+async def test_closing_the_last_session_of_an_agent_that_exited_leaves_a_session_to_show(
+    workspace: Path, tmp_path: Path
+) -> None:
+    empty = write_config(tmp_path / "settings.json", "{}")
+    settings = Settings(agent=scripted_agent("exits_at_start"), cwd=workspace, config=empty, flush_interval=0)
+    async with started(settings) as harness:
+        assert harness.state.agent_status is AgentStatus.EXITED
+        await harness.registry.close(harness.current.local_id)
+        [left] = harness.registry.sessions.values()
+        assert left is not harness.current and left.state.agent_status is AgentStatus.EXITED
+
+
+async def test_each_agent_starts_on_first_use_and_routes_to_its_own_sessions(
+    workspace: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "settings.json"
+    entries = {
+        "Echo": {"command": sys.executable, "args": [str(AGENTS / "echo_agent.py")]},
+        "Reporter": {
+            "command": sys.executable,
+            "args": [str(AGENTS / "env_report.py"), str(tmp_path / "r.json")],
+        },
+    }
+    config.write_text(json.dumps({"agent_servers": entries}))
+    settings = Settings(agent="Echo", cwd=workspace, config=config, flush_interval=0)
+    async with started(settings) as harness:
+        registry = harness.registry
+        assert list(registry.agents) == ["Echo", "Reporter", "demo"]
+        assert not registry.agents["Reporter"].supervisor.started  # not used yet
+        other = registry.new_session("Reporter")
+        await eventually(lambda: other.state.session_id is not None, 20, "the second agent's session")
+        assert (
+            registry.agents["Reporter"].supervisor.started and not registry.agents["demo"].supervisor.started
+        )
+        other.submit_prompt([TextPart(text="hello")])
+        harness.current.submit_prompt([TextPart(text="hello")])
+        await eventually(
+            lambda: other.state.turn is TurnState.IDLE and harness.state.turn is TurnState.IDLE, 20
+        )
+        assert other.state.agent_label == "Reporter" and "reported to r.json" in agent_text(other.state)
+        assert harness.state.agent_label == "Echo" and agent_text(harness.state) == "You said: hello"
+        with pytest.raises(Refused, match="no agent 'Nope'"):
+            registry.new_session("Nope")
+
+
+def agent_text(state: SessionState) -> str:
+    return "".join(i.text for i in state.items if isinstance(i, MessageItem) and i.role == "agent")

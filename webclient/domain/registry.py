@@ -339,8 +339,11 @@ class SessionRegistry(Generic[SinkT]):
             except AgentError as exc:
                 route.notify_all(NoticeLevel.WARNING, f"the agent did not close the session: {exc}")
         await self._drop(live)
-        if not self.sessions:  # there is always a session to show
-            self.new_session(route.key if route.supervisor.status is AgentStatus.READY else None)
+        if not self.sessions:  # there is always a session to show, even when its agent is not running
+            try:
+                self.new_session(route.key)
+            except Refused:
+                self._add(route).start()
         self.spawn(route.refresh_stored())
 
     async def refresh_stored(self) -> None:

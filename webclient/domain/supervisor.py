@@ -145,6 +145,9 @@ class AgentSupervisor:
         await self.stop()
         self._set_sign_in(SignIn())
         self._set_status(AgentStatus.EXITED)
+        self._events.agent_failed(
+            AgentError("sign-in cancelled: the agent was stopped; Restart starts it again")
+        )
 
     def _offered(self, method_id: str) -> AuthMethod:
         if self._auth_choice is None:
