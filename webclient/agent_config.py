@@ -58,12 +58,15 @@ class AgentSpec:
 
 @dataclass(frozen=True)
 class McpServer:
-    """A stdio MCP server from `context_servers`, handed to each agent session that starts."""
+    """An MCP server from `context_servers`, handed to each agent session that starts: a command run
+    over stdio (every agent takes these), or a `url` (only for agents that advertise HTTP MCP)."""
 
     name: str
-    command: str
+    command: str = ""
     args: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -197,8 +200,7 @@ def _agent(name: str, raw: Any, path: Path) -> AgentSpec:
 
 
 def _mcp_server(name: str, raw: Any, path: Path) -> McpServer | None:
-    """A `context_servers` entry with a command; entries without one (URL servers, extensions) are
-    left out: an agent takes stdio servers from every client, the others only when it says so."""
+    """A `context_servers` entry with a command, or with an http(s) URL; others (extensions) are left out."""
     where = f"{path}: context_servers.{name}"
     if not isinstance(raw, dict):
         raise ConfigError(f"{where}: must be an object")
@@ -206,12 +208,27 @@ def _mcp_server(name: str, raw: Any, path: Path) -> McpServer | None:
     if isinstance(command, dict):  # Zed's older shape: {"command": {"path", "args", "env"}}
         raw, command = command, command.get("path")
     if command is None:
-        return None
+        return _url_server(name, raw, where)
     if not isinstance(command, str) or not command.strip():
         raise ConfigError(f'{where}: "command" is not a non-empty string')
     args = _strings(raw.get("args", []), f"{where}.args")
     env = _string_map(raw.get("env", {}) or {}, f"{where}.env")
     return McpServer(name=name, command=command, args=args, env=env)
+
+
+def _url_server(name: str, raw: Mapping[str, Any], where: str) -> McpServer | None:
+    url = raw.get("url")
+    if url is None:
+        return None
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise ConfigError(f'{where}: "url" must be an http or https URL')
+    headers = _string_map(raw.get("headers", {}) or {}, f"{where}.headers")
+    return McpServer(name=name, url=url, headers=headers)
+
+
+def mcp_servers_for(servers: Iterable[McpServer], *, http: bool) -> tuple[McpServer, ...]:
+    """The servers an agent can use: stdio ones always, URL ones when it advertised HTTP MCP."""
+    return tuple(s for s in servers if s.url is None or http)
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:

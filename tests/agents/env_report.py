@@ -34,7 +34,9 @@ count = 0
 while (msg := wire.read()) is not None:
     method = msg.get("method")
     if method == "initialize":
-        caps = {"promptCapabilities": {}, "sessionCapabilities": {"list": {}}}
+        caps: dict[str, object] = {"promptCapabilities": {}, "sessionCapabilities": {"list": {}}}
+        if os.environ.get("REPORT_MCP_HTTP"):  # advertise MCP over HTTP when the test asks for it
+            caps["mcpCapabilities"] = {"http": True}
         wire.respond(msg, wire.initialize_result(agentCapabilities=caps))
     elif method == "session/new":
         time.sleep(NEW_DELAY)  # a slow agent: the client must not treat the session as open yet

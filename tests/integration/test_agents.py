@@ -134,7 +134,10 @@ def test_a_settings_file_named_on_the_command_line_must_exist(tmp_path: Path) ->
     assert f"{missing}: no such file" in result.stderr
 
 
-async def test_mcp_servers_with_a_command_go_to_session_new(start: Start, tmp_path: Path) -> None:
+@pytest.mark.parametrize("http", [False, True], ids=["stdio-only", "http-advertised"])
+async def test_mcp_servers_go_to_session_new_as_far_as_the_agent_supports_them(
+    start: Start, tmp_path: Path, http: bool
+) -> None:
     report = tmp_path / "report.json"
     xdg = tmp_path / "xdg"
     write_config(
@@ -145,19 +148,22 @@ async def test_mcp_servers_with_a_command_go_to_session_new(start: Start, tmp_pa
           "context_servers": {
             "files": {"command": "/usr/bin/mcp-files", "args": ["--root", "."], "env": {"LOG": "1"}},
             "legacy": {"command": {"path": "mcp-legacy", "args": ["-v"]}},
-            "remote": {"url": "https://mcp.example.invalid/sse"},
+            "remote": {"url": "https://mcp.example.invalid/mcp", "headers": {"Authorization": "Bearer x"}},
           },
         }""".replace("COMMAND", json.dumps(sys.executable)).replace(
             "ARGS", json.dumps([str(AGENTS / "env_report.py"), str(report)])
         ),
     )
-    server = start(agent="Reporter")  # the settings come from $XDG_CONFIG_HOME/webclient/settings.json
+    # The settings come from $XDG_CONFIG_HOME/webclient/settings.json; the agent reads REPORT_MCP_HTTP.
+    server = start(agent="Reporter", env={"REPORT_MCP_HTTP": "1"} if http else {})
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
     files = {"name": "files", "command": "/usr/bin/mcp-files", "args": ["--root", "."]}
+    remote = {"type": "http", "name": "remote", "url": "https://mcp.example.invalid/mcp"}
     assert (await read_report(report))["mcpServers"] == [
         {**files, "env": [{"name": "LOG", "value": "1"}]},
         {"name": "legacy", "command": "mcp-legacy", "args": ["-v"], "env": []},
+        *([{**remote, "headers": [{"name": "Authorization", "value": "Bearer x"}]}] if http else []),
     ]
 
 

@@ -17,6 +17,7 @@ from webclient.agent_config import (
     build_catalog,
     default_config_path,
     load_config,
+    mcp_servers_for,
     parse_config,
     remember_env,
 )
@@ -42,7 +43,12 @@ def test_comments_and_trailing_commas_are_read_as_zed_writes_them(tmp_path: Path
         ("Claude", ("claude-agent-acp",), {"ANTHROPIC_LOG": "debug"}),
         ("Gemini", ("gemini", "--acp"), {}),
     ]
-    assert config.mcp_servers == (McpServer(name="files", command="mcp-files", args=("--root", ".")),)
+    assert config.mcp_servers == (
+        McpServer(name="files", command="mcp-files", args=("--root", ".")),
+        McpServer(name="remote", url="https://mcp.example.invalid"),
+    )
+    assert mcp_servers_for(config.mcp_servers, http=False) == config.mcp_servers[:1]
+    assert mcp_servers_for(config.mcp_servers, http=True) == config.mcp_servers
 
 
 @pytest.mark.parametrize(
@@ -54,6 +60,7 @@ def test_comments_and_trailing_commas_are_read_as_zed_writes_them(tmp_path: Path
         ('{"agent_servers": {"A": {"command": "a", "env": []}}}', "agent_servers.A.env: must be an object"),
         ('{"agent_servers": {"demo": {"command": "a"}}}', "agent_servers.demo: the name 'demo' is taken"),
         ('{"context_servers": {"m": {"command": ""}}}', 'context_servers.m: "command" is not'),
+        ('{"context_servers": {"m": {"url": "file:///etc"}}}', 'context_servers.m: "url" must be an http'),
         ('{"agent_servers": 3}', "'agent_servers' must be an object"),
         ("[1]", "must hold one JSON object"),
         ('{"agent_servers": {"A": {"command": "a"}', "not valid JSON"),

@@ -288,16 +288,20 @@ def _agent_info(result: Any) -> AgentInfo:
 
 
 def mcp_wire(servers: Sequence[McpServer]) -> list[dict[str, Any]]:
-    """Stdio MCP servers as `McpServerStdio` objects (every agent must take these)."""
-    return [
-        {
-            "name": server.name,
-            "command": server.command,
-            "args": list(server.args),
-            "env": [{"name": k, "value": v} for k, v in server.env.items()],
-        }
-        for server in servers
-    ]
+    """MCP servers as `McpServerStdio` objects, or `McpServerHttp` for those with a URL."""
+    return [_mcp_server_wire(server) for server in servers]
+
+
+def _mcp_server_wire(server: McpServer) -> dict[str, Any]:
+    if server.url is not None:
+        headers = [{"name": k, "value": v} for k, v in server.headers.items()]
+        return {"type": "http", "name": server.name, "url": server.url, "headers": headers}
+    return {
+        "name": server.name,
+        "command": server.command,
+        "args": list(server.args),
+        "env": [{"name": k, "value": v} for k, v in server.env.items()],
+    }
 
 
 def auth_method(raw: Mapping[str, Any]) -> AuthMethod:
@@ -345,6 +349,7 @@ def agent_capabilities(caps: Mapping[str, Any]) -> AgentCapabilities:
         list_sessions=isinstance(session.get("list"), dict),
         resume_session=isinstance(session.get("resume"), dict),
         close_session=isinstance(session.get("close"), dict),
+        mcp_http=_object(caps.get("mcpCapabilities")).get("http") is True,
         prompt=PromptCapabilities(
             image=_granted(prompt.get("image")),
             audio=_granted(prompt.get("audio")),

@@ -240,6 +240,7 @@ class AgentCapabilities(Model):
     list_sessions: bool = False
     resume_session: bool = False
     close_session: bool = False
+    mcp_http: bool = False  # mcpCapabilities.http: MCP servers reached over HTTP (stdio ones always work)
     prompt: PromptCapabilities = PromptCapabilities()
 
 

@@ -30,7 +30,7 @@ from webclient.acp.models import (
 )
 from webclient.acp.translate import Translation
 from webclient.acp.wire_log import WireLog
-from webclient.agent_config import AgentSpec
+from webclient.agent_config import AgentSpec, mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess, FileAccessError, FileMissing
 from webclient.domain.live_session import LiveSession, error_detail
@@ -315,7 +315,7 @@ class SessionRegistry(Generic[SinkT]):
         if not resume:
             live.begin_replay()
         request = agent.resume_session if resume else agent.load_session
-        mcp = self.settings.catalog.config.mcp_servers
+        mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=caps.mcp_http)
         try:
             await self.open_with(route, live, request(session_id, self.settings.cwd, mcp))
         except AgentError as exc:

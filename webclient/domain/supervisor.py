@@ -18,7 +18,7 @@ from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, initialize_para
 from webclient.acp.connection import AUTH_REQUIRED, AgentConnection, AgentListener
 from webclient.acp.models import AgentInfo, AgentStatus, AuthMethod, OpenedSession
 from webclient.acp.process import AgentProcess
-from webclient.agent_config import AgentSpec, agent_environment, remember_env
+from webclient.agent_config import AgentSpec, agent_environment, mcp_servers_for, remember_env
 from webclient.domain.state import SignIn
 from webclient.domain.suggestions import SuggestionPolicy, allowed_types
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused, SettingsError
@@ -93,11 +93,11 @@ class AgentSupervisor:
 
     async def new_session(self, agent: AgentConnection) -> OpenedSession:
         """`session/new`, signing in first when the agent says it needs that."""
-        mcp = self.settings.catalog.config.mcp_servers
+        assert agent.info is not None
+        mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=agent.info.capabilities.mcp_http)
         try:
             return await agent.new_session(self.settings.cwd, mcp)
         except AgentRequestError as exc:
-            assert agent.info is not None
             if exc.code != AUTH_REQUIRED or not agent.info.auth_methods:
                 raise
         await self._sign_in(agent, agent.info)
