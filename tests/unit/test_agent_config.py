@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
+from webclient.acp.capabilities import client_capabilities
 from webclient.agent_config import (
     AgentSpec,
     ConfigError,
@@ -21,6 +23,7 @@ from webclient.agent_config import (
     parse_config,
     remember_env,
 )
+from webclient.settings import Settings
 
 ZED_STYLE = """
 // webclient reads the same file Zed keeps
@@ -135,3 +138,14 @@ def test_the_agents_environment_is_the_users_without_webclients_own_and_without_
     assert (
         agent_environment(demo, (), secrets=(token,), environ=user)["WEBCLIENT_DEMO_STATE_DIR"] == "/tmp/demo"
     )
+
+
+def test_terminal_sign_in_is_advertised_since_the_page_shows_its_command() -> None:
+    caps = client_capabilities(prompt_suggestions=True, jetbrains_air=False)
+    assert caps["auth"] == {"terminal": True}
+
+
+def test_agent_env_takes_key_value_pairs(tmp_path: Path) -> None:
+    assert Settings(cwd=tmp_path, agent_env=("A=1", "B=x=y")).extra_env == {"A": "1", "B": "x=y"}
+    with pytest.raises(ValidationError, match="KEY=VALUE"):
+        Settings(cwd=tmp_path, agent_env=("JUSTANAME",))
