@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.integration.support import Page, eventually, has_notice, started, status_is, turn_finished
@@ -338,3 +339,32 @@ async def test_each_agent_starts_on_first_use_and_routes_to_its_own_sessions(
 
 def agent_text(state: SessionState) -> str:
     return "".join(i.text for i in state.items if isinstance(i, MessageItem) and i.role == "agent")
+
+
+async def test_each_agents_protocol_log_shows_only_in_its_own_sessions(start: Start, tmp_path: Path) -> None:
+    entries = {
+        "Echo": {"command": sys.executable, "args": [str(AGENTS / "echo_agent.py")]},
+        "Reporter": {
+            "command": sys.executable,
+            "args": [str(AGENTS / "env_report.py"), str(tmp_path / "r.json")],
+        },
+    }
+    config = write_config(tmp_path / "settings.json", json.dumps({"agent_servers": entries}))
+    server = start("--config", str(config), agent="Echo")
+    cookie = server.cookie()
+    tab = await open_tab(server, cookie)
+    await tab.wait_for(status_is("ready"))
+    await tab.send(action="new_session", agent="Reporter")
+    await tab.wait_for(lambda html: "/s/s2" in html)
+    other = await open_tab(server, cookie, session="s2")
+    await other.wait_for(status_is("ready"))
+
+    def log(local_id: str) -> list[dict[str, Any]]:
+        response = httpx.get(f"{server.base}/s/{local_id}/inspector.jsonl", headers={"cookie": cookie})
+        return [json.loads(line)["message"] for line in response.text.splitlines()]
+
+    echo, reporter = log("s1"), log("s2")
+    assert [m for m in echo if m.get("method") == "initialize"] != []
+    assert "env-1" not in json.dumps(echo) and "echo-1" in json.dumps(echo)
+    assert "echo-1" not in json.dumps(reporter) and "env-1" in json.dumps(reporter)
+    assert len([m for m in reporter if m.get("method") == "initialize"]) == 1

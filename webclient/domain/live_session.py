@@ -51,15 +51,21 @@ class LiveSession(Generic[SinkT]):
     """A session and whoever shows it (`hub`). `state.session_id` is the agent's id once it exists."""
 
     def __init__(
-        self, local_id: str, sink_factory: SinkFactory[SinkT], policy: SuggestionPolicy, files: FileAccess
+        self,
+        local_id: str,
+        sink_factory: SinkFactory[SinkT],
+        policy: SuggestionPolicy,
+        files: FileAccess,
+        agent_key: str = "",
     ) -> None:
         self.local_id = local_id
-        self.state = SessionState()
+        # The agent is known before the sink is made: a sink may depend on it (its protocol log does).
+        self.state = SessionState(agent_key=agent_key)
         self.hub: SinkT = sink_factory(self.state)
         self.ledger = SuggestionLedger(policy)
         self.files = files
         self.agent: AgentConnection | None = None
-        self.agent_key = ""  # which of the server's agents this session talks to
+        self.agent_key = agent_key  # which of the server's agents this session talks to
         # Told when a turn ends (the registry refreshes the agent's stored sessions then).
         self.turn_ended: Callable[[], None] | None = None
         # A prompt sent before `session/new` answered: it goes out as soon as the session exists.

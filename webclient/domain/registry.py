@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Coroutine, Mapping
 from typing import Any, Generic
 
 from webclient.acp.connection import AgentConnection
@@ -48,6 +48,7 @@ class AgentRoute(Generic[SinkT]):
     def __init__(self, registry: SessionRegistry[SinkT], spec: AgentSpec) -> None:
         self.registry = registry
         self.spec = spec
+        self.wire_log = registry.wire_logs.get(spec.key) or registry.wire_logs[""]
         self.supervisor = AgentSupervisor(registry.settings, spec, listener=self, events=self)
         self.stored: tuple[StoredSessionInfo, ...] = ()
         self.opening = 0
@@ -159,7 +160,7 @@ class AgentRoute(Generic[SinkT]):
             live.hub.mark(live.state.add_notice(notice))
 
     def on_wire(self, direction: str, message: dict[str, Any]) -> None:
-        entry = self.registry.wire_log.record(direction, message)
+        entry = self.wire_log.record(direction, message)
         # Connection-scope messages show in every session; a session's own only in it. The answer to a
         # session/new names an id no session has yet: the sessions still opening render it once theirs is set.
         for live in self.sessions():
@@ -204,9 +205,16 @@ class AgentRoute(Generic[SinkT]):
 class SessionRegistry(Generic[SinkT]):
     """The configured agents, any number of sessions with each, any number of viewers on each."""
 
-    def __init__(self, settings: Settings, sink_factory: SinkFactory[SinkT], wire_log: WireLog) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sink_factory: SinkFactory[SinkT],
+        wire_logs: WireLog | Mapping[str, WireLog],
+    ) -> None:
+        """`wire_logs` keeps every message for the protocol inspector: one log per agent key (request
+        ids and session ids are each agent's own), or one log for all."""
         self.settings = settings
-        self.wire_log = wire_log  # every message, routed by session, for the protocol inspector
+        self.wire_logs = {"": wire_logs} if isinstance(wire_logs, WireLog) else dict(wire_logs)
         self.sessions: dict[str, LiveSession[SinkT]] = {}
         self.agents: dict[str, AgentRoute[SinkT]] = {
             spec.key: AgentRoute(self, spec) for spec in settings.catalog.agents
@@ -221,6 +229,11 @@ class SessionRegistry(Generic[SinkT]):
     def supervisor(self) -> AgentSupervisor:
         """The supervisor of the agent the server started with."""
         return self.agents[self.default_agent].supervisor
+
+    @property
+    def wire_log(self) -> WireLog:
+        """The protocol log of the agent the server started with."""
+        return self.agents[self.default_agent].wire_log
 
     @property
     def stored(self) -> tuple[StoredSessionInfo, ...]:
@@ -353,13 +366,10 @@ class SessionRegistry(Generic[SinkT]):
 
     def _add(self, route: AgentRoute[SinkT]) -> LiveSession[SinkT]:
         supervisor = route.supervisor
-        live = LiveSession(
-            f"s{next(self._ids)}", self._sink_factory, supervisor.policy, FileAccess([self.settings.cwd])
-        )
-        live.agent_key = route.key
+        files = FileAccess([self.settings.cwd])
+        live = LiveSession(f"s{next(self._ids)}", self._sink_factory, supervisor.policy, files, route.key)
         live.agent = supervisor.agent
         live.turn_ended = lambda: self.spawn(route.refresh_stored())
-        live.state.agent_key = route.key
         live.state.agent_label = route.spec.name
         live.state.agent_status = supervisor.status
         live.state.sign_in = supervisor.sign_in
