@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import ipaddress
-import os
 import secrets
-import shlex
-import sys
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from webclient.agent_config import (
+    AgentCatalog,
+    build_catalog,
+    default_config_path,
+    demo_agent,
+    load_config,
+)
 from webclient.errors import SettingsError
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -20,19 +25,23 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 def demo_agent_argv() -> list[str]:
     """The bundled demo agent, run with the interpreter that runs us."""
-    return [sys.executable, "-m", "webclient.demo_agent"]
+    return list(demo_agent().argv)
 
 
 class Settings(BaseSettings):
     """Everything the server needs to know, read once at start and passed down.
 
-    `agent` is a shell-like command line; empty means the bundled demo agent. It only ever
-    comes from the command line or the environment, never from a browser request.
+    `agent` names an entry of the settings file (`config`, or the XDG default) or is a shell-like
+    command line; empty means the bundled demo agent. Agents only ever come from the command line, the
+    environment or the settings file, never from a browser request. `agent_env` holds `KEY=VALUE`
+    pairs added to every agent's environment.
     """
 
     model_config = SettingsConfigDict(env_prefix="WEBCLIENT_", frozen=True, extra="forbid")
 
     agent: str = ""
+    config: Path | None = None
+    agent_env: tuple[str, ...] = ()
     cwd: Path = Field(default_factory=Path.cwd)
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
@@ -58,26 +67,39 @@ class Settings(BaseSettings):
             raise ValueError(f"working directory {value} does not exist or is not a directory")
         return resolved
 
+    @field_validator("agent_env")
+    @classmethod
+    def _pairs(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for pair in value:
+            name, equals, _ = pair.partition("=")
+            if not equals or not name.strip():
+                raise ValueError(f"--agent-env takes KEY=VALUE, not {pair!r}")
+        return value
+
+    @cached_property
+    def catalog(self) -> AgentCatalog:
+        """The agents this server offers, read from the settings file once; raises ConfigError."""
+        path = self.config.expanduser() if self.config else default_config_path()
+        return build_catalog(self.agent, load_config(path, explicit=self.config is not None))
+
+    @property
+    def config_path(self) -> Path:
+        """Where a remembered sign-in is written: the file given, or the XDG default."""
+        return self.config.expanduser() if self.config else default_config_path()
+
+    @property
+    def extra_env(self) -> dict[str, str]:
+        """The `--agent-env` pairs as a mapping."""
+        return dict(pair.split("=", 1) for pair in self.agent_env)
+
     @property
     def agent_argv(self) -> list[str]:
-        """The agent command split into argv; the demo agent when none was given."""
-        if not self.agent.strip():
-            return demo_agent_argv()
-        return shlex.split(self.agent)
+        """The command of the agent the server starts with."""
+        return list(self.catalog.default.argv)
 
     @property
     def uses_demo_agent(self) -> bool:
-        return not self.agent.strip()
-
-    @property
-    def agent_env(self) -> dict[str, str]:
-        """Extra environment for the agent: the demo agent must find this very package, even from a
-        source checkout that was never installed and when it runs in another working directory."""
-        if not self.uses_demo_agent:
-            return {}
-        package_parent = str(Path(__file__).resolve().parent.parent)
-        inherited = os.environ.get("PYTHONPATH")
-        return {"PYTHONPATH": package_parent + (os.pathsep + inherited if inherited else "")}
+        return self.catalog.default.is_demo
 
     def check_host(self) -> None:
         """Refuse a non-loopback bind address unless `allow_remote` was given explicitly."""

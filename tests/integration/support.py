@@ -28,7 +28,23 @@ from webclient.settings import Settings
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 )
-_WATCHED = frozenset({"notice", "message", "agent-status", "auth", "auth-method"})
+_WATCHED = frozenset(
+    {
+        "notice",
+        "message",
+        "agent-status",
+        "auth",
+        "auth-method",
+        "auth-env",
+        "auth-var",
+        "auth-command",
+        "auth-error",
+        "auth-pending",
+        "agent-name",
+        "session-agent",
+        "stored-session",
+    }
+)
 
 
 def agent_argv(name: str, *args: str) -> list[str]:
@@ -80,6 +96,20 @@ class Page:
         inside = self.elements[regions[-1] + 1 :]
         methods = [e for e in inside if e.testid == "auth-method"]
         return [(e.attrs.get("data-method-id", ""), e.text.strip()) for e in methods]
+
+    def in_auth(self, testid: str) -> list[Element]:
+        """The elements with `testid` inside the auth region as it is now (none while it is hidden)."""
+        regions = [i for i, e in enumerate(self.elements) if e.testid == "auth"]
+        if not regions or "hidden" in self.elements[regions[-1]].attrs:
+            return []
+        after = self.elements[regions[-1] + 1 :]
+        end = next((i for i, e in enumerate(after) if e.testid == "auth"), len(after))
+        return [e for e in after[:end] if e.testid == testid]
+
+    def latest_text(self, testid: str) -> str:
+        """The text of the last element with `testid` (a region re-rendered replaces the earlier one)."""
+        found = [e for e in self.elements if e.testid == testid]
+        return found[-1].text.strip() if found else ""
 
     @property
     def notices(self) -> list[str]:
@@ -234,8 +264,9 @@ class Harness:
 
     @property
     def wire_log(self) -> list[tuple[str, dict[str, Any]]]:
-        """Every JSON-RPC message the protocol inspector keeps, in wire order."""
-        return self.registry.wire_log.messages()
+        """Every JSON-RPC message the protocol inspector keeps, each agent's in wire order."""
+        logs = {id(route.wire_log): route.wire_log for route in self.registry.agents.values()}
+        return [m for log in logs.values() for m in log.messages()]
 
     @property
     def state(self) -> SessionState:

@@ -29,7 +29,7 @@ def agent_says(hub: LiveHub, text: str) -> str:
 @pytest.fixture
 def hub() -> LiveHub:
     # A long interval: these tests flush by hand and must not depend on the flusher's timing.
-    return LiveHub(SessionState(), interval=3600)
+    return LiveHub(SessionState(session_id="s-1"), interval=3600)
 
 
 async def test_a_subscriber_first_gets_a_snapshot(hub: LiveHub) -> None:

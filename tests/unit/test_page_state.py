@@ -29,7 +29,8 @@ from webclient.web.error_pages import NOT_SIGNED_IN
 
 
 def ready() -> SessionState:
-    state = SessionState()
+    """A session whose agent is ready and whose `session/new` has answered."""
+    state = SessionState(session_id="s-1")
     state.set_agent_status(AgentStatus.READY)
     return state
 

@@ -24,7 +24,7 @@ from webclient.acp.models import (
     ToolCallEvent,
     UsageEvent,
 )
-from webclient.domain.state import Aspect, Item, MessageItem, SessionState, TurnState
+from webclient.domain.state import Aspect, Item, MessageItem, SessionState, SignIn, TurnState
 from webclient.views import render
 
 WS_PATH = "/ws"
@@ -250,7 +250,7 @@ def hostile_state() -> tuple[SessionState, list[Item]]:
     state = SessionState(agent_name=HOSTILE_ATTR)
     state.set_agent_status(AgentStatus.READY)
     state.set_turn(TurnState.WORKING)
-    state.set_auth_methods((AuthMethod(id=HOSTILE_ATTR, name=HOSTILE_ATTR, description=HOSTILE),))
+    state.set_sign_in(SignIn(methods=(AuthMethod(id=HOSTILE_ATTR, name=HOSTILE_ATTR, description=HOSTILE),)))
     state.add_user_message([TextPart(text=HOSTILE)])
     state.apply(MessageChunk(role="thought", content=TextPart(text=HOSTILE)))
     state.apply(MessageChunk(role="agent", content=TextPart(text=HOSTILE)))
@@ -273,7 +273,7 @@ def benign_state() -> SessionState:
     state = SessionState(agent_name="demo")
     state.set_agent_status(AgentStatus.READY)
     state.set_turn(TurnState.WORKING)
-    state.set_auth_methods((AuthMethod(id="login", name="Log in", description="d"),))
+    state.set_sign_in(SignIn(methods=(AuthMethod(id="login", name="Log in", description="d"),)))
     return state
 
 
@@ -316,7 +316,7 @@ def test_snapshot_and_regions_of_a_hostile_state_add_nothing_that_can_act() -> N
 
 
 def test_snapshot_contains_the_transcript_and_the_status() -> None:
-    state = SessionState()
+    state = SessionState(session_id="s-1")
     state.set_agent_status(AgentStatus.READY)
     item = message(state, "agent", "already here")
     html = render.snapshot(state)
@@ -443,7 +443,7 @@ def test_header_shows_title_and_usage_with_cost() -> None:
 
 def test_auth_region_offers_each_method() -> None:
     state = SessionState()
-    state.set_auth_methods((AuthMethod(id="a", name="Key"), AuthMethod(id="b", name="Browser")))
+    state.set_sign_in(SignIn(methods=(AuthMethod(id="a", name="Key"), AuthMethod(id="b", name="Browser"))))
     buttons = [
         t for t in tags(render.region(state, Aspect.SIGN_IN)) if t.attrs.get("data-testid") == "auth-method"
     ]

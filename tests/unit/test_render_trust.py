@@ -8,7 +8,7 @@ import pytest
 from tests.unit.htmlscan import tags, text
 from webclient.acp.models import AgentStatus, AuthMethod
 from webclient.domain.approval import ALLOW, REJECT, protected_write_request
-from webclient.domain.state import Aspect, PermissionItem, SessionState, TurnState
+from webclient.domain.state import Aspect, PermissionItem, SessionState, SignIn, TurnState
 from webclient.views import render
 
 HOSTILE = '<img src=x onerror="alert(1)">\n'
@@ -44,7 +44,7 @@ def test_every_state_without_another_way_out_offers_a_restart(
     state = SessionState()
     state.set_agent_status(status)
     state.set_turn(turn)
-    state.set_auth_methods(methods)
+    state.set_sign_in(SignIn(methods=methods))
     html = render.region(state, Aspect.STATUS)
     restart = [t for t in tags(html) if t.attrs.get("data-testid") == "restart"]
     assert len(restart) == (0 if label is None else 1)

@@ -32,6 +32,7 @@ from webclient.domain.state import (
     MessageItem,
     NoticeItem,
     SessionState,
+    SignIn,
     ToolCallItem,
     TurnState,
 )
@@ -46,7 +47,8 @@ def messages(state: SessionState) -> list[tuple[str, str]]:
 
 
 def ready() -> SessionState:
-    state = SessionState()
+    """A session whose agent is ready and whose `session/new` has answered."""
+    state = SessionState(session_id="s-1")
     state.set_agent_status(AgentStatus.READY)
     return state
 
@@ -415,12 +417,12 @@ def test_a_full_turn_goes_working_cancelling_idle() -> None:
 def test_auth_methods_are_stored_and_mark_the_auth_region_and_the_status() -> None:
     state = SessionState()
     methods = (AuthMethod(id="login", name="Log in"),)
-    assert state.set_auth_methods(methods) == {Aspect.SIGN_IN, Aspect.STATUS}
+    assert state.set_sign_in(SignIn(methods=methods)) == {Aspect.SIGN_IN, Aspect.STATUS}
     assert state.auth_methods == methods
 
 
 def test_a_turn_the_agent_would_not_cancel_is_unresponsive_until_it_ends() -> None:
-    state = SessionState()
+    state = SessionState(session_id="s-1")
     state.set_agent_status(AgentStatus.READY)
     shown = []
     for turn in (TurnState.CANCELLING, TurnState.UNRESPONSIVE, TurnState.IDLE):
@@ -452,3 +454,11 @@ def test_a_notice_repeated_without_end_keeps_its_count_and_only_the_latest_repea
     [item] = [i for i in state.items if isinstance(i, NoticeItem)]
     assert item.count == 1000
     assert [n.detail for n in item.all] == ["0", *(str(n) for n in range(1000 - KEPT_REPEATS, 1000))]
+
+
+def test_a_ready_agent_shows_opening_until_the_session_exists() -> None:
+    state = SessionState()
+    state.set_agent_status(AgentStatus.READY)
+    assert state.display_status == "opening"
+    state.session_id = "s-1"
+    assert state.display_status == "ready"

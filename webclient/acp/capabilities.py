@@ -23,6 +23,8 @@ def client_capabilities(*, prompt_suggestions: bool, jetbrains_air: bool) -> dic
     caps: dict[str, Any] = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
     # The session header shows boolean config options as checkboxes (templates/_modes.html).
     caps["session"] = {"configOptions": {"boolean": {}}}
+    # Terminal sign-in methods are shown as the command to run (templates/_auth.html).
+    caps["auth"] = {"terminal": True}
     if prompt_suggestions:
         caps["session"]["promptSuggestions"] = dict(SUGGESTION_CONTENT_TYPES)
     if jetbrains_air:

@@ -24,6 +24,7 @@ from webclient.acp.models import (
     AgentCapabilities,
     AgentInfo,
     AuthMethod,
+    AuthVar,
     Notice,
     NoticeLevel,
     OpenedSession,
@@ -38,6 +39,7 @@ from webclient.acp.models import (
 )
 from webclient.acp.process import AgentProcess
 from webclient.acp.translate import Translation, tool_call_event, translate_update
+from webclient.agent_config import McpServer
 from webclient.errors import AgentExitedError, AgentRequestError, AgentTimeoutError, RequestRefused
 
 AUTH_REQUIRED = -32000
@@ -120,21 +122,27 @@ class AgentConnection:
     async def authenticate(self, method_id: str) -> None:
         await self._request("authenticate", {"methodId": method_id})
 
-    async def new_session(self, cwd: Path) -> OpenedSession:
-        result = await self._request("session/new", {"cwd": str(cwd), "mcpServers": []})
+    async def new_session(self, cwd: Path, mcp_servers: Sequence[McpServer] = ()) -> OpenedSession:
+        """`session/new` with the MCP servers the agent should connect to."""
+        params = {"cwd": str(cwd), "mcpServers": mcp_wire(mcp_servers)}
+        result = await self._request("session/new", params)
         session_id = result.get("sessionId") if isinstance(result, dict) else None
         if not isinstance(session_id, str):
             raise AgentRequestError("session/new", -32603, "the agent's answer has no sessionId")
         return opened_session(session_id, result)
 
-    async def load_session(self, session_id: str, cwd: Path) -> OpenedSession:
+    async def load_session(
+        self, session_id: str, cwd: Path, mcp_servers: Sequence[McpServer] = ()
+    ) -> OpenedSession:
         """`session/load`: the agent replays the session's history as updates before it answers."""
-        params = {"sessionId": session_id, "cwd": str(cwd), "mcpServers": []}
+        params = {"sessionId": session_id, "cwd": str(cwd), "mcpServers": mcp_wire(mcp_servers)}
         return opened_session(session_id, await self._request("session/load", params))
 
-    async def resume_session(self, session_id: str, cwd: Path) -> OpenedSession:
+    async def resume_session(
+        self, session_id: str, cwd: Path, mcp_servers: Sequence[McpServer] = ()
+    ) -> OpenedSession:
         """`session/resume`: reconnect to a stored session without a replay."""
-        params = {"sessionId": session_id, "cwd": str(cwd), "mcpServers": []}
+        params = {"sessionId": session_id, "cwd": str(cwd), "mcpServers": mcp_wire(mcp_servers)}
         return opened_session(session_id, await self._request("session/resume", params))
 
     async def list_sessions(self, cwd: Path) -> tuple[StoredSessionInfo, ...]:
@@ -366,9 +374,7 @@ def _agent_info(result: Any) -> AgentInfo:
         raise AgentRequestError("initialize", -32603, "the agent's answer is not an object")
     info = _object(result.get("agentInfo"))
     methods = [
-        AuthMethod(
-            id=raw["id"], name=str(raw.get("name") or raw["id"]), description=_text(raw.get("description"))
-        )
+        auth_method(raw)
         for raw in result.get("authMethods") or []
         if isinstance(raw, dict) and isinstance(raw.get("id"), str)
     ]
@@ -381,6 +387,55 @@ def _agent_info(result: Any) -> AgentInfo:
         capabilities=agent_capabilities(_object(result.get("agentCapabilities"))),
         auth_methods=tuple(methods),
     )
+
+
+def mcp_wire(servers: Sequence[McpServer]) -> list[dict[str, Any]]:
+    """MCP servers as `McpServerStdio` objects, or `McpServerHttp` for those with a URL."""
+    return [_mcp_server_wire(server) for server in servers]
+
+
+def _mcp_server_wire(server: McpServer) -> dict[str, Any]:
+    if server.url is not None:
+        headers = [{"name": k, "value": v} for k, v in server.headers.items()]
+        return {"type": "http", "name": server.name, "url": server.url, "headers": headers}
+    return {
+        "name": server.name,
+        "command": server.command,
+        "args": list(server.args),
+        "env": [{"name": k, "value": v} for k, v in server.env.items()],
+    }
+
+
+def auth_method(raw: Mapping[str, Any]) -> AuthMethod:
+    """One `authMethods` entry; no `type` (or one we do not know) means the agent signs in itself."""
+    kind = raw.get("type")
+    method_id, name, description = raw["id"], str(raw.get("name") or raw["id"]), _text(raw.get("description"))
+    if kind == "env_var":
+        variables = [
+            AuthVar(
+                name=v["name"],
+                label=_text(v.get("label")),
+                secret=v.get("secret") is not False,
+                optional=v.get("optional") is True,
+            )
+            for v in raw.get("vars") or []
+            if isinstance(v, dict) and isinstance(v.get("name"), str) and v["name"]
+        ]
+        return AuthMethod(
+            id=method_id,
+            name=name,
+            description=description,
+            kind="env_var",
+            vars=tuple(variables),
+            link=_text(raw.get("link")),
+        )
+    if kind == "terminal":
+        args = tuple(a for a in raw.get("args") or [] if isinstance(a, str))
+        env = tuple((k, v) for k, v in _object(raw.get("env")).items() if isinstance(v, str))
+        return AuthMethod(
+            id=method_id, name=name, description=description, kind="terminal", args=args, env=env
+        )
+    return AuthMethod(id=method_id, name=name, description=description)
 
 
 def agent_capabilities(caps: Mapping[str, Any]) -> AgentCapabilities:
@@ -396,6 +451,7 @@ def agent_capabilities(caps: Mapping[str, Any]) -> AgentCapabilities:
         list_sessions=isinstance(session.get("list"), dict),
         resume_session=isinstance(session.get("resume"), dict),
         close_session=isinstance(session.get("close"), dict),
+        mcp_http=_object(caps.get("mcpCapabilities")).get("http") is True,
         prompt=PromptCapabilities(
             image=_granted(prompt.get("image")),
             audio=_granted(prompt.get("audio")),

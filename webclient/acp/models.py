@@ -203,10 +203,27 @@ class AgentStatus(StrEnum):
     EXITED = "exited"
 
 
+class AuthVar(Model):
+    """A variable an `env_var` sign-in method asks for."""
+
+    name: str
+    label: str | None = None
+    secret: bool = True
+    optional: bool = False
+
+
 class AuthMethod(Model):
+    """One way to sign in: `agent` (we call `authenticate`), `env_var` (we restart the agent with the
+    variables set) or `terminal` (the user runs the agent's command with `args` and `env` themselves)."""
+
     id: str
     name: str
     description: str | None = None
+    kind: Literal["agent", "env_var", "terminal"] = "agent"
+    vars: tuple[AuthVar, ...] = ()
+    link: str | None = None
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
 
 
 # --- what the agent said about itself, and the answers to our session requests --------------------------
@@ -234,6 +251,7 @@ class AgentCapabilities(Model):
     list_sessions: bool = False
     resume_session: bool = False
     close_session: bool = False
+    mcp_http: bool = False  # mcpCapabilities.http: MCP servers reached over HTTP (stdio ones always work)
     prompt: PromptCapabilities = PromptCapabilities()
 
 

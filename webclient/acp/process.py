@@ -18,28 +18,15 @@ from webclient.errors import AgentStartError
 STREAM_LIMIT = 1024 * 1024
 STDERR_READ = 64 * 1024
 EXIT_POLL_INTERVAL = 0.05
-# Variables passed to every agent besides the usual login ones: real agents need their own config.
-INHERITED_ENV = (
-    "HOME",
-    "LOGNAME",
-    "PATH",
-    "SHELL",
-    "TERM",
-    "USER",
-    "LANG",
-    "LC_ALL",
-    "TMPDIR",
-    "XDG_CONFIG_HOME",
-    "XDG_DATA_HOME",
-    "XDG_STATE_HOME",
-    "XDG_CACHE_HOME",
-    "VIRTUAL_ENV",
-    "PYTHONPATH",
-)
+# webclient's own settings: an agent never sees them (the supervisor builds the full environment).
+OWN_PREFIX = "WEBCLIENT_"
 
 
 class AgentProcess:
-    """One running agent. `start` spawns it; `stop` closes stdin, then terminates, then kills its group."""
+    """One running agent. `start` spawns it; `stop` closes stdin, then terminates, then kills its group.
+
+    `env` is the agent's whole environment; without it, ours without `WEBCLIENT_*`, plus `extra_env`.
+    """
 
     def __init__(
         self,
@@ -47,21 +34,20 @@ class AgentProcess:
         cwd: Path,
         stderr_lines: int = 30,
         extra_env: Mapping[str, str] | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         if not argv:
             raise AgentStartError("empty agent command")
         self.argv = list(argv)
         self.cwd = cwd
-        self._extra_env = dict(extra_env or {})
+        if env is None:
+            env = {k: v for k, v in os.environ.items() if not k.startswith(OWN_PREFIX)}
+        self.env = {**env, **(extra_env or {})}
         self._stderr = StderrTail(max_lines=stderr_lines)
         self._process: asyncio.subprocess.Process | None = None
         self._stderr_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        env = {
-            k: v for k, v in os.environ.items() if k in INHERITED_ENV or k.startswith(("WEBCLIENT_DEMO_",))
-        }
-        env.update(self._extra_env)
         try:
             self._process = await asyncio.create_subprocess_exec(
                 *self.argv,
@@ -69,7 +55,7 @@ class AgentProcess:
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 cwd=self.cwd,
-                env=env,
+                env=self.env,
                 limit=STREAM_LIMIT,
                 start_new_session=True,  # own process group, so stop() reaches its children too
             )

@@ -63,6 +63,7 @@ class LiveSession(Generic[SinkT]):
         sink_factory: SinkFactory[SinkT],
         policy: SuggestionPolicy,
         files: FileAccess,
+        agent_key: str = "",
         *,
         protected: ProtectedPaths | None = None,
         cancel_grace: float = CANCEL_GRACE_SECONDS,
@@ -70,7 +71,8 @@ class LiveSession(Generic[SinkT]):
         """`protected`: writes there wait for the user's approval (None: no path is protected).
         `cancel_grace`: seconds after Cancel before an agent still in its turn counts as unresponsive."""
         self.local_id = local_id
-        self.state = SessionState()
+        # The agent is known before the sink is made: a sink may depend on it (its protocol log does).
+        self.state = SessionState(agent_key=agent_key)
         self.hub: SinkT = sink_factory(self.state)
         self.ledger = SuggestionLedger(policy)
         self.files = files
@@ -79,6 +81,11 @@ class LiveSession(Generic[SinkT]):
         self.protected = protected
         self.cancel_grace = cancel_grace
         self.agent: AgentConnection | None = None
+        self.agent_key = agent_key  # which of the server's agents this session talks to
+        # Told when a turn ends (the registry refreshes the agent's stored sessions then).
+        self.turn_ended: Callable[[], None] | None = None
+        # A prompt sent before `session/new` answered: it goes out as soon as the session exists.
+        self._queued: Sequence[Mapping[str, Any]] | None = None
         # Open permission requests: item id -> the future the agent's request waits on.
         self._permissions: dict[str, asyncio.Future[PermissionOutcome]] = {}
         # Those of them we asked ourselves (protected writes): the end of the turn answers them too.
@@ -128,8 +135,9 @@ class LiveSession(Generic[SinkT]):
         """Start a turn with this prompt; raises Refused when the session cannot take one now.
 
         `verbatim` overrides the blocks sent (a chosen suggestion goes out exactly as the agent sent it).
+        Before the agent's `session/new` has answered, the prompt waits and goes out once it has.
         """
-        if not self.state.can_prompt or self.agent is None or self.state.session_id is None:
+        if not self.state.can_prompt or self.agent is None:
             raise Refused(f"the agent cannot take a prompt now ({self.state.display_status})")
         if not parts:
             raise Refused("an empty prompt was not sent")
@@ -140,7 +148,27 @@ class LiveSession(Generic[SinkT]):
         if self._grace is not None:
             self._grace.cancel()
         blocks = verbatim if verbatim is not None else [content_to_wire(part) for part in parts]
+        if self.state.session_id is None:
+            self._queued = blocks
+            self.hub.mark(self.state.set_queued(True))
+            return
         self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
+
+    def _send_queued(self) -> None:
+        """The session exists now: send the prompt that waited for it."""
+        blocks, self._queued = self._queued, None
+        self.hub.mark(self.state.set_queued(False))
+        if blocks is None or self.agent is None or self.state.session_id is None:
+            return
+        self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
+
+    def drop_queued(self, reason: str) -> None:
+        """The session could not be opened: the waiting prompt is not sent (it stays in the transcript)."""
+        if self._queued is None:
+            return
+        self._queued = None
+        self.hub.mark(self.state.set_queued(False) | self.state.set_turn(TurnState.IDLE))
+        self.notice(NoticeLevel.WARNING, f"your last prompt was not sent: {reason}")
 
     def submit_composed(self, text: str, kept: list[str], composer: ComposerAttachments) -> None:
         """Send what a tab's composer holds: its text and the attachments (by id) the user kept in it."""
@@ -168,7 +196,10 @@ class LiveSession(Generic[SinkT]):
         return self.state.suggestions[index]
 
     async def cancel(self) -> None:
-        """Ask the agent to stop the running turn (`session/cancel`)."""
+        """Ask the agent to stop the running turn (`session/cancel`), or drop a prompt still waiting."""
+        if self._queued is not None:
+            self.drop_queued("you cancelled it before the session was open")
+            return
         if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
             raise Refused("nothing to cancel")
         self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
@@ -211,6 +242,8 @@ class LiveSession(Generic[SinkT]):
             self.on_status()
             if not self._closing:
                 self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
+                if self.turn_ended is not None:
+                    self.turn_ended()
 
     async def _check_withdrawal(self) -> None:
         await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
@@ -353,7 +386,9 @@ class LiveSession(Generic[SinkT]):
         self.state.session_id = opened.session_id
         self.hub.mark(self.state.set_modes(opened.modes, opened.current_mode_id))
         self.hub.mark(self.state.set_config_options(opened.config_options))
-        self.hub.mark(self.state.set_suggestions(()))
+        self.hub.mark(self.state.set_suggestions(()) | {Aspect.STATUS})
+        if self._queued is not None:
+            self._send_queued()
 
     async def set_mode(self, mode_id: str) -> None:
         """Switch mode (`session/set_mode`) to one the agent offered."""

@@ -221,12 +221,39 @@ Item = MessageItem | NoticeItem | ToolCallItem | PermissionItem | FileWriteItem
 
 @dataclass(frozen=True)
 class SessionLink:
-    """A live session in the sidebar."""
+    """A live session in the sidebar, with the name of the agent it talks to."""
 
     local_id: str
     title: str
     status: str
     current: bool
+    agent: str = ""
+
+
+@dataclass(frozen=True)
+class AgentChoice:
+    """An agent "New session" can start a session with."""
+
+    key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """What the page shows while the agent waits for a sign-in: every method it offers, the one being
+    tried, what went wrong last, and for terminal methods the command to run."""
+
+    methods: tuple[AuthMethod, ...] = ()
+    pending: str | None = None
+    error: str | None = None
+    commands: tuple[tuple[str, str], ...] = ()  # (method id, command line) for terminal methods
+
+    @property
+    def active(self) -> bool:
+        return bool(self.methods)
+
+    def command(self, method_id: str) -> str:
+        return dict(self.commands).get(method_id, "")
 
 
 @dataclass(frozen=True)
@@ -245,6 +272,8 @@ class Sidebar:
     can_load: bool = False
     can_resume: bool = False
     can_list: bool = False
+    agents: tuple[AgentChoice, ...] = ()
+    current_agent: str = ""
 
 
 @dataclass
@@ -253,7 +282,9 @@ class SessionState:
 
     session_id: str | None = None
     agent_status: AgentStatus = AgentStatus.STARTING
-    agent_name: str = ""
+    agent_key: str = ""  # which of the server's agents this session talks to
+    agent_label: str = ""  # that agent's name in the settings ("Claude"), or its command's
+    agent_name: str = ""  # what the agent calls itself in `initialize`
     agent_id: str = ""  # the agent's own name for itself (agentInfo.name), e.g. to recognise the demo agent
     accepts_images: bool = False  # the agent's promptCapabilities.image: offer to attach images
     turn: TurnState = TurnState.IDLE
@@ -265,7 +296,8 @@ class SessionState:
     config_options: tuple[ConfigOption, ...] = ()
     title: str | None = None
     usage: UsageEvent | None = None
-    auth_methods: tuple[AuthMethod, ...] = ()
+    sign_in: SignIn = field(default_factory=SignIn)
+    queued: bool = False  # a prompt waits for the session to exist
     # The list on offer, and a counter that changes with every replacement: the browser names the list
     # it acted on, so a choice made on a list that was replaced meanwhile is refused, never misapplied.
     suggestions: tuple[Suggestion, ...] = ()
@@ -279,7 +311,11 @@ class SessionState:
 
     @property
     def display_status(self) -> str:
-        """What the status badge says: the agent's lifecycle, or the turn while the agent is ready."""
+        """What the status badge says: the agent's lifecycle, "opening" until `session/new` answered,
+        or the turn while the agent is ready."""
+        opening = self.session_id is None and (self.turn is TurnState.IDLE or self.queued)
+        if self.agent_status is AgentStatus.READY and opening:
+            return "opening"
         if self.agent_status is AgentStatus.READY and self.turn is not TurnState.IDLE:
             return self.turn.value
         return self.agent_status.value
@@ -307,6 +343,10 @@ class SessionState:
         if not line:
             return "New session"
         return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
+
+    @property
+    def auth_methods(self) -> tuple[AuthMethod, ...]:
+        return self.sign_in.methods
 
     @property
     def can_prompt(self) -> bool:
@@ -432,14 +472,18 @@ class SessionState:
             self._open_message = None
         return {Aspect.STATUS}
 
-    def set_auth_methods(self, methods: tuple[AuthMethod, ...]) -> set[str]:
-        self.auth_methods = methods
-        return {Aspect.SIGN_IN, Aspect.STATUS}  # the badge tells a chosen sign-in from one to choose
-
     def set_terminal(self, terminal_id: str, output: TerminalOutput) -> set[str]:
         """A client terminal's output or exit changed: the cards that embed it change."""
         self.terminals[terminal_id] = TerminalView(output.output, output.truncated, output.exit)
         return self._cards_showing(terminal_id)
+
+    def set_queued(self, queued: bool) -> set[str]:
+        self.queued = queued
+        return {Aspect.STATUS}
+
+    def set_sign_in(self, sign_in: SignIn) -> set[str]:
+        self.sign_in = sign_in
+        return {Aspect.SIGN_IN, Aspect.STATUS}  # the badge tells a chosen sign-in from one to choose
 
     def set_modes(self, modes: tuple[Mode, ...], current_mode_id: str | None) -> set[str]:
         """The modes a session/new, load or resume result offers (none: the agent has no modes)."""

@@ -1,14 +1,17 @@
 """One agent process through its whole life: spawn, initialize, sign-in, restart, exit.
 
 The supervisor owns the `AgentConnection` and its lifecycle task. It does not know sessions: it tells
-its `SupervisorEvents` (the session registry) when the agent came up, changed status, asks for a sign-in
-or went away, and lends the connection to whoever opens sessions on it.
+its `SupervisorEvents` (the session registry's route for this agent) when the agent came up, changed
+status, asks for a sign-in or went away, and lends the connection to whoever opens sessions on it.
+Each configured agent has its own supervisor, started on first use.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params
@@ -16,8 +19,10 @@ from webclient.acp.connection import AUTH_REQUIRED, AgentConnection, AgentListen
 from webclient.acp.models import AgentInfo, AgentStatus, AuthMethod, OpenedSession
 from webclient.acp.process import AgentProcess
 from webclient.acp.suggestions import allowed_types
+from webclient.agent_config import AgentSpec, agent_environment, mcp_servers_for, remember_env
+from webclient.domain.state import SignIn
 from webclient.domain.suggestions import SuggestionPolicy
-from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused
+from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused, SettingsError
 from webclient.settings import Settings
 
 
@@ -32,29 +37,40 @@ class SupervisorEvents(Protocol):
 
     def agent_failed(self, error: AgentError) -> None: ...
 
-    def sign_in_offered(self, methods: tuple[AuthMethod, ...]) -> None: ...
+    def sign_in_changed(self, sign_in: SignIn) -> None: ...
 
 
 class AgentSupervisor:
-    """Starts the configured agent, keeps it signed in, and restarts it on request."""
+    """Starts one agent, keeps it signed in, and restarts it on request."""
 
-    def __init__(self, settings: Settings, listener: AgentListener, events: SupervisorEvents) -> None:
+    def __init__(
+        self, settings: Settings, spec: AgentSpec, listener: AgentListener, events: SupervisorEvents
+    ) -> None:
         self.settings = settings
+        self.spec = spec
         self._listener = listener
         self._events = events
         self.status = AgentStatus.STARTING
         self.agent: AgentConnection | None = None
         self.policy = SuggestionPolicy(advertised=False, allowed=frozenset())
+        self.sign_in = SignIn()
+        # Values given in an env_var sign-in: kept in memory for every later start of this agent.
+        self.sign_in_env: dict[str, str] = {}
+        self._env_method: str | None = None  # the env_var method those values were given for
         self._lifecycle: asyncio.Task[None] | None = None
         self._auth_choice: asyncio.Future[str] | None = None
-        self._auth_methods: tuple[AuthMethod, ...] = ()
 
     @property
     def info(self) -> AgentInfo | None:
         return self.agent.info if self.agent else None
 
+    @property
+    def started(self) -> bool:
+        """Whether this agent was ever started (agents other than the first start on first use)."""
+        return self._lifecycle is not None
+
     def start(self) -> None:
-        self._lifecycle = asyncio.create_task(self._run(), name="agent-lifecycle")
+        self._lifecycle = asyncio.create_task(self._run(), name=f"agent-lifecycle-{self.spec.key}")
 
     async def stop(self) -> None:
         """End the lifecycle task and the agent process (its whole process group)."""
@@ -78,22 +94,150 @@ class AgentSupervisor:
 
     async def new_session(self, agent: AgentConnection) -> OpenedSession:
         """`session/new`, signing in first when the agent says it needs that."""
+        assert agent.info is not None
+        mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=agent.info.capabilities.mcp_http)
         try:
-            return await agent.new_session(self.settings.cwd)
+            return await agent.new_session(self.settings.cwd, mcp)
         except AgentRequestError as exc:
-            assert agent.info is not None
             if exc.code != AUTH_REQUIRED or not agent.info.auth_methods:
                 raise
-        await agent.authenticate(await self._choose_auth_method(agent, agent.info))
-        return await agent.new_session(self.settings.cwd)
+        await self._sign_in(agent, agent.info)
+        return await agent.new_session(self.settings.cwd, mcp)
+
+    # --- sign-in ----------------------------------------------------------------------------------------
 
     def choose_auth(self, method_id: str) -> None:
         """The user picked a sign-in method; Refused if nobody waits for one or it is not offered."""
-        if self._auth_choice is None or self._auth_choice.done():
-            raise Refused("the agent is not waiting for a sign-in")
-        if method_id not in {m.id for m in self._auth_methods}:
-            raise Refused(f"unknown sign-in method {method_id!r}")
+        method = self._offered(method_id)
+        if method.kind != "agent":
+            raise Refused(f"{method.name!r} is not signed in with a button; follow its instructions")
+        assert self._auth_choice is not None
+        if self._auth_choice.done():  # a second click while the first is tried: the later one wins
+            self._auth_choice = asyncio.get_running_loop().create_future()
         self._auth_choice.set_result(method_id)
+
+    async def give_env(self, method_id: str, values: Mapping[str, str], *, remember: bool) -> None:
+        """The user filled in an env_var method's variables: restart the agent with them set.
+
+        They stay in memory only, unless `remember`: then they go into this agent's entry of the
+        settings file (created with mode 0600). Refused when a required variable is empty.
+        """
+        method = self._offered(method_id)
+        if method.kind != "env_var":
+            raise Refused(f"{method.name!r} does not take environment variables")
+        given = {v.name: values.get(v.name, "") for v in method.vars}
+        missing = [v.label or v.name for v in method.vars if not v.optional and not given[v.name]]
+        if missing:
+            raise Refused(f"fill in {', '.join(missing)} to sign in")
+        chosen = {name: value for name, value in given.items() if value}
+        if remember:
+            try:
+                remember_env(self.settings.config_path, self.spec, chosen)
+            except (OSError, SettingsError) as exc:
+                raise Refused(f"could not write {self.settings.config_path}: {exc}") from None
+        self.sign_in_env.update(chosen)
+        self._env_method = method_id
+        await self.restart()
+
+    async def cancel_sign_in(self) -> None:
+        """Stop waiting for a sign-in: the agent is stopped, and Restart starts it afresh."""
+        if not self.sign_in.active:
+            raise Refused("the agent is not waiting for a sign-in")
+        await self.stop()
+        self._set_sign_in(SignIn())
+        self._set_status(AgentStatus.EXITED)
+        self._events.agent_failed(
+            AgentError("sign-in cancelled: the agent was stopped; Restart starts it again")
+        )
+
+    def _offered(self, method_id: str) -> AuthMethod:
+        if self._auth_choice is None:
+            raise Refused("the agent is not waiting for a sign-in")
+        method = next((m for m in self.sign_in.methods if m.id == method_id), None)
+        if method is None:
+            raise Refused(f"unknown sign-in method {method_id!r}")
+        return method
+
+    async def _sign_in(self, agent: AgentConnection, info: AgentInfo) -> None:
+        """Sign in with one of the agent's methods, as often as it takes, until one works.
+
+        One method is tried at once when it needs nobody (see `_automatic_method`). Otherwise, or when
+        that fails, the user chooses, and may choose again while one is being tried.
+        """
+        methods = info.auth_methods
+        automatic = self._automatic_method(methods, agent.process.env)
+        self._auth_choice = asyncio.get_running_loop().create_future()
+        if automatic is not None:
+            self._auth_choice.set_result(automatic)
+        message: str | None = None  # the agent's "auth required" is what the panel itself says
+        self._set_status(AgentStatus.AUTH_REQUIRED)
+        try:
+            while True:
+                self._set_sign_in(self._sign_in_view(methods, None, message))
+                method_id = await self._until_exit(agent, self._auth_choice)
+                self._auth_choice = asyncio.get_running_loop().create_future()
+                self._set_sign_in(self._sign_in_view(methods, method_id, None))
+                message = await self._authenticate(agent, method_id)
+                if message is None:
+                    return
+        finally:
+            self._auth_choice = None
+            self._set_sign_in(SignIn())
+
+    def _automatic_method(self, methods: tuple[AuthMethod, ...], env: Mapping[str, str]) -> str | None:
+        """The method to try without asking: the env_var method whose values were just given, else one
+        whose variables the agent already has (the user exported the key), else a lone `agent` method."""
+        env_methods = [m for m in methods if m.kind == "env_var"]
+        if self._env_method in {m.id for m in env_methods}:
+            return self._env_method
+        for method in env_methods:
+            if all(env.get(v.name) for v in method.vars if not v.optional):
+                return method.id
+        if len(methods) == 1 and methods[0].kind == "agent":
+            return methods[0].id
+        return None
+
+    async def _authenticate(self, agent: AgentConnection, method_id: str) -> str | None:
+        """`authenticate`; None when it worked, else what to tell the user. Another choice made while
+        it runs stops waiting for this one (an agent may wait for a browser login that never comes)."""
+        assert self._auth_choice is not None
+        attempt = asyncio.ensure_future(agent.authenticate(method_id))
+        try:
+            await self._until_exit(agent, attempt, also=self._auth_choice)
+        except AgentRequestError as exc:
+            return f"signing in failed: {exc}"
+        finally:
+            if not attempt.done():
+                attempt.cancel()
+        return None if attempt.done() and not attempt.cancelled() else "another sign-in method was chosen"
+
+    async def _until_exit(
+        self, agent: AgentConnection, waited: asyncio.Future[Any], also: asyncio.Future[Any] | None = None
+    ) -> Any:
+        """The result of `waited`, unless the agent exits first (then that is raised) or `also` is done."""
+        exited = asyncio.ensure_future(agent.wait_exit())
+        try:
+            either: set[asyncio.Future[Any]] = {waited, exited} | ({also} if also else set())
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if waited.done():
+                return waited.result()
+            if also is not None and also.done():
+                return None
+            raise AgentExitedError(exited.result(), agent.process.stderr_tail())
+        finally:
+            exited.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await exited
+
+    def _sign_in_view(
+        self, methods: tuple[AuthMethod, ...], pending: str | None, error: str | None
+    ) -> SignIn:
+        commands = tuple((m.id, terminal_command(self.spec, m)) for m in methods if m.kind == "terminal")
+        return SignIn(methods=methods, pending=pending, error=error, commands=commands)
+
+    def _set_sign_in(self, sign_in: SignIn) -> None:
+        self.sign_in = sign_in
+        self._events.sign_in_changed(sign_in)
 
     # --- the lifecycle ----------------------------------------------------------------------------------
 
@@ -117,12 +261,12 @@ class AgentSupervisor:
         self._set_status(AgentStatus.EXITED)
 
     def _new_connection(self) -> AgentConnection:
-        process = AgentProcess(
-            self.settings.agent_argv,
-            self.settings.cwd,
-            self.settings.stderr_tail_lines,
-            extra_env=self.settings.agent_env,
+        env = agent_environment(
+            self.spec,
+            (self.settings.extra_env, self.spec.env, self.sign_in_env),
+            secrets=(self.settings.token,),
         )
+        process = AgentProcess(self.spec.argv, self.settings.cwd, self.settings.stderr_tail_lines, env=env)
         params = initialize_params(
             prompt_suggestions=self.settings.prompt_suggestions, jetbrains_air=self.settings.jetbrains_air
         )
@@ -133,28 +277,14 @@ class AgentSupervisor:
         allowed = allowed_types(offer, info.capabilities.prompt)
         self.policy = SuggestionPolicy(self.settings.prompt_suggestions, allowed)
 
-    async def _choose_auth_method(self, agent: AgentConnection, info: AgentInfo) -> str:
-        if len(info.auth_methods) == 1:
-            return info.auth_methods[0].id
-        choice: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self._auth_choice, self._auth_methods = choice, info.auth_methods
-        self._events.sign_in_offered(info.auth_methods)
-        self._set_status(AgentStatus.AUTH_REQUIRED)
-        # Wait for the user, unless the agent dies first: then report that, not a sign-in nobody can finish.
-        exited = asyncio.ensure_future(agent.wait_exit())
-        try:
-            either: set[asyncio.Future[Any]] = {choice, exited}
-            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-            if not choice.done():
-                raise AgentExitedError(exited.result(), agent.process.stderr_tail())
-            return choice.result()
-        finally:
-            exited.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await exited
-            self._auth_choice, self._auth_methods = None, ()
-            self._events.sign_in_offered(())
-
     def _set_status(self, status: AgentStatus) -> None:
         self.status = status
         self._events.agent_status(status)
+
+
+def terminal_command(spec: AgentSpec, method: AuthMethod) -> str:
+    """The command line a terminal sign-in method asks the user to run: the agent's own, with the
+    method's arguments and environment."""
+    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in method.env)
+    command = shlex.join((*spec.argv, *method.args))
+    return f"{env} {command}" if env else command

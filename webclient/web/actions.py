@@ -131,7 +131,10 @@ class InspectorAction(_Action):
 
 
 class NewSessionAction(_Action):
+    """Open a session with one of the configured agents (none named: the one this tab's session uses)."""
+
     action: Literal["new_session"]
+    agent: Annotated[str, Field(max_length=200)] = ""
 
 
 class OpenSessionAction(_Action):
@@ -160,6 +163,27 @@ class AuthenticateAction(_Action):
     method_id: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+class SignInEnvAction(_Action):
+    """The values of an env_var sign-in method: its form names each input `var.NAME`."""
+
+    action: Literal["sign_in_env"]
+    method_id: Annotated[str, Field(min_length=1, max_length=200)]
+    values: dict[Annotated[str, Field(max_length=200)], Annotated[str, Field(max_length=10_000)]] = {}
+    remember: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _collect_vars(cls, data: object) -> object:
+        if not isinstance(data, dict):
+            return data
+        values = {k.removeprefix("var."): v for k, v in data.items() if k.startswith("var.")}
+        return {**data, "values": values, "remember": data.get("remember") in (True, "on", "true")}
+
+
+class CancelSignInAction(_Action):
+    action: Literal["cancel_sign_in"]
+
+
 BrowserAction = Annotated[
     PromptAction
     | SuggestionAction
@@ -177,7 +201,9 @@ BrowserAction = Annotated[
     | SetConfigOptionAction
     | CancelAction
     | RestartAction
-    | AuthenticateAction,
+    | AuthenticateAction
+    | SignInEnvAction
+    | CancelSignInAction,
     Field(discriminator="action"),
 ]
 _ADAPTER: TypeAdapter[BrowserAction] = TypeAdapter(BrowserAction)

@@ -25,12 +25,13 @@ from webclient.web.tab import serve_tab
 
 def build_registry(settings: Settings) -> SessionRegistry[LiveHub]:
     """The sessions, each shown by a live hub with its protocol inspector."""
-    wire_log = WireLog()
+    # One log per agent: each numbers its own requests and names its own sessions.
+    wire_logs = {spec.key: WireLog() for spec in settings.catalog.agents}
 
     def hub(state: SessionState) -> LiveHub:
-        return LiveHub(state, settings.flush_interval, InspectorFeed(wire_log, state))
+        return LiveHub(state, settings.flush_interval, InspectorFeed(wire_logs[state.agent_key], state))
 
-    return SessionRegistry(settings, hub, wire_log)
+    return SessionRegistry(settings, hub, wire_logs)
 
 
 def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub] | None = None) -> FastAPI:
@@ -86,7 +87,7 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
     async def inspector_download(local_id: str, method: str = "") -> Response:
         """The protocol inspector's log of one session, one JSON-RPC message a line."""
         live = live_or_404(local_id)
-        body = session_jsonl(sessions.wire_log, live.state.session_id, method[:200])
+        body = session_jsonl(sessions.route(live).wire_log, live.state.session_id, method[:200])
         headers = {
             "content-disposition": f'attachment; filename="webclient-{local_id}-protocol.jsonl"',
             "cache-control": "no-store",

@@ -1,4 +1,4 @@
-"""`webclient [--agent CMD] [--cwd DIR] [--host HOST] [--port N] [--no-browser]`."""
+"""`webclient [--agent NAME|CMD] [--config PATH] [--agent-env KEY=VALUE] [--cwd DIR] [--port N] ...`."""
 
 from __future__ import annotations
 
@@ -28,7 +28,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run an ACP agent and use it from your browser. "
         "Without --agent, runs the bundled demo agent.",
     )
-    parser.add_argument("--agent", help='agent command line, e.g. "claude-agent-acp" or "gemini --acp"')
+    parser.add_argument(
+        "--agent",
+        help="an agent named in the settings file, or a command line, "
+        'e.g. "claude-agent-acp" or "gemini --acp"',
+    )
+    parser.add_argument(
+        "--config",
+        help="the settings file with agent_servers and context_servers "
+        "(default: $XDG_CONFIG_HOME/webclient/settings.json)",
+    )
+    parser.add_argument(
+        "--agent-env",
+        action="append",
+        metavar="KEY=VALUE",
+        help="add a variable to every agent's environment (repeatable)",
+    )
     parser.add_argument("--cwd", help="the agent's working directory (default: the current one)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to listen on; 0 picks a free one (default 8765)")
@@ -69,10 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
 def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
     args = build_parser().parse_args(argv)
     overrides: dict[str, Any] = {}
-    for name in ("agent", "cwd", "host", "port", "suggestion_style"):
+    for name in ("agent", "config", "cwd", "host", "port", "suggestion_style"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value
+    if args.agent_env:
+        overrides["agent_env"] = tuple(args.agent_env)
     if args.no_browser:
         overrides["open_browser"] = False
     if args.allow_remote:
@@ -108,6 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = settings_from_args(argv)
         settings.check_host()
+        _ = settings.catalog  # read the settings file now: a mistake in it stops the start, named
     except ValidationError as exc:
         print(f"webclient: {exc.errors()[0]['msg']}", file=sys.stderr)
         return 2

@@ -29,6 +29,7 @@ from webclient.web.actions import (
     BadAction,
     BrowserAction,
     CancelAction,
+    CancelSignInAction,
     CloseSessionAction,
     DetachAction,
     EditSuggestionAction,
@@ -41,6 +42,7 @@ from webclient.web.actions import (
     RestartAction,
     SetConfigOptionAction,
     SetModeAction,
+    SignInEnvAction,
     SuggestionAction,
     parse_action,
 )
@@ -100,7 +102,7 @@ class Tab:
             case CancelAction():
                 await live.cancel()
             case RestartAction():
-                await registry.restart()
+                await registry.restart(live.agent_key)
             case InspectorAction():
                 live.hub.watch_inspector(self.sub, action.open)
             case FindFilesAction():
@@ -109,9 +111,13 @@ class Tab:
             case AttachFileAction() | AttachImageAction():
                 self._attach(action)
             case NewSessionAction():
-                self.sub.push(render.navigate(f"/s/{registry.new_session().local_id}"))
+                opened_new = registry.new_session(action.agent or live.agent_key)
+                self.sub.push(render.navigate(f"/s/{opened_new.local_id}"))
             case OpenSessionAction():
-                opened = await registry.open_stored(action.session_id, resume=action.mode == "resume")
+                resume = action.mode == "resume"
+                opened = await registry.open_stored(
+                    action.session_id, resume=resume, agent_key=live.agent_key
+                )
                 self.sub.push(render.navigate(f"/s/{opened.local_id}"))
             case CloseSessionAction():
                 closing = registry.session(action.local_id)
@@ -120,7 +126,12 @@ class Tab:
                 closing.hub.broadcast(render.navigate("/"))  # its tabs go to the most recent session
                 await registry.close(action.local_id)
             case AuthenticateAction():
-                registry.supervisor.choose_auth(action.method_id)
+                registry.route(live).supervisor.choose_auth(action.method_id)
+            case SignInEnvAction():
+                supervisor = registry.route(live).supervisor
+                await supervisor.give_env(action.method_id, action.values, remember=action.remember)
+            case CancelSignInAction():
+                await registry.route(live).supervisor.cancel_sign_in()
             case _:
                 assert_never(action)
 

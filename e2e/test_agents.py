@@ -1,0 +1,163 @@
+"""Several agents in one page, and signing in: a settings file with a scripted agent beside the demo
+agent, and a scripted agent that asks for an API key. Screenshots at desktop and phone size, light and
+dark, for each state."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.accessibility import describe, violations
+from e2e.conftest import screenshot
+from e2e.test_suggestions import agent_messages, chips, prompt
+from tests.live import AGENTS, LiveServer, run_server, scripted_agent
+
+VARIANTS = {
+    "desktop-light": ({"width": 1280, "height": 800}, "light"),
+    "desktop-dark": ({"width": 1280, "height": 800}, "dark"),
+    "phone-light": ({"width": 390, "height": 844}, "light"),
+    "phone-dark": ({"width": 390, "height": 844}, "dark"),
+}
+
+
+@pytest.fixture
+def two_agents(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
+    """The demo agent and a scripted "Echo" agent from a settings file."""
+    config = tmp_path / "settings.json"
+    echo = {"command": sys.executable, "args": [str(AGENTS / "echo_agent.py")]}
+    config.write_text("// two agents\n" + json.dumps({"agent_servers": {"Echo": echo}}))
+    env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    with run_server(cwd=e2e_workspace, extra_args=["--config", str(config)], env=env) as live:
+        yield live
+
+
+@pytest.fixture
+def key_agent(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    with run_server(scripted_agent("env_sign_in"), cwd=e2e_workspace, env=env) as live:
+        yield live
+
+
+def violations_in(page: Page, selector: str) -> list[dict[str, Any]]:
+    """axe-core's critical and serious violations inside the elements matching `selector` (the parts
+    of the page this feature adds)."""
+    violations(page)  # loads axe-core into the page
+    result: dict[str, Any] = page.evaluate(
+        "async (selector) => await window.axe.run({include: [[selector]]}, {resultTypes: ['violations']})",
+        selector,
+    )
+    return [v for v in result["violations"] if v.get("impact") in ("critical", "serious")]
+
+
+def shoot_variants(browser: Browser, server: LiveServer, path: str, name: str) -> None:
+    """Screenshots of `path` in every size and colour scheme."""
+    for variant, (viewport, scheme) in VARIANTS.items():
+        context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+        page = context.new_page()
+        page.goto(server.url)
+        page.goto(server.base + path)
+        expect(page.get_by_test_id("agent-status")).not_to_have_attribute("data-state", "starting")
+        screenshot(page, f"{name}-{variant}")
+        context.close()
+
+
+def shoot_here(page: Page, name: str) -> None:
+    """Screenshots of the page as it is now (a passing state) in every size and colour scheme."""
+    for variant, (viewport, scheme) in VARIANTS.items():
+        page.set_viewport_size(viewport)
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        screenshot(page, f"{name}-{variant}")
+    page.set_viewport_size({"width": 1100, "height": 800})
+    page.emulate_media(color_scheme="light")
+
+
+@pytest.fixture
+def slow_agent(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
+    """An agent whose session/new takes 4 s, as claude-agent-acp's takes about 1.5 s."""
+    agent = scripted_agent("env_report", str(tmp_path / "report.json"), "4")
+    with run_server(agent, cwd=e2e_workspace, env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")}) as live:
+        yield live
+
+
+def test_a_prompt_sent_while_the_session_opens_waits_for_it_and_is_answered(
+    page: Page, slow_agent: LiveServer
+) -> None:
+    page.goto(slow_agent.url)
+    status = page.get_by_test_id("agent-status")
+    expect(status).to_have_attribute("data-state", "ready", timeout=30_000)
+    page.get_by_test_id("new-session").click()
+    expect(page).to_have_url(re.compile(r"/s/s2$"))
+    expect(status).to_have_attribute("data-state", "opening")
+    composer = page.get_by_test_id("composer")
+    composer.fill("sent early")
+    composer.press("Enter")
+    expect(status).to_contain_text("your prompt waits")
+    shoot_here(page, "agents-opening")
+    expect(agent_messages(page).last).to_contain_text("reported to report.json", timeout=30_000)
+    expect(status).to_have_attribute("data-state", "ready")
+    expect(page.get_by_test_id("notice")).to_have_count(0)
+
+
+def test_two_agents_answer_side_by_side_in_two_sessions(
+    page: Page, browser: Browser, two_agents: LiveServer
+) -> None:
+    page.goto(two_agents.url)
+    expect(page).to_have_url(re.compile(r"/s/s1$"))
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    choices = page.get_by_test_id("new-session-agent").locator("option")
+    expect(choices).to_have_text(["Demo agent", "Echo"])
+
+    page.get_by_test_id("new-session-agent").select_option("Echo")
+    page.get_by_test_id("new-session").click()
+    expect(page).to_have_url(re.compile(r"/s/s2$"))
+    expect(page.get_by_test_id("agent-name")).to_contain_text("Echo")
+
+    # A second tab on the demo session: both agents at once, each answering its own session.
+    demo = page.context.new_page()
+    demo.goto(two_agents.base + "/s/s1")
+    expect(demo.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    page.get_by_test_id("composer").fill("the same question")
+    demo.get_by_test_id("composer").fill("list files")
+    page.get_by_test_id("composer").press("Enter")
+    demo.get_by_test_id("composer").press("Enter")
+    expect(agent_messages(page).last).to_contain_text("You said: the same question", timeout=30_000)
+    expect(agent_messages(demo).last).to_contain_text("README.md", timeout=30_000)
+    expect(chips(demo).first).to_be_visible()
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+    agents = page.get_by_test_id("session-agent")
+    expect(agents).to_have_text(["Demo agent", "Echo"])
+    prompt(page, "and again")  # the Echo session goes on
+    for part in (".new-session", '[data-testid="session-agent"]', '[data-testid="agent-name"]'):
+        assert not violations_in(page, part), describe(violations_in(page, part))
+    screenshot(page, "agents-two-sessions")
+    shoot_variants(browser, two_agents, "/s/s2", "agents-echo")
+    shoot_variants(browser, two_agents, "/s/s1", "agents-demo")
+
+
+def test_signing_in_with_an_api_key_in_the_page(page: Page, browser: Browser, key_agent: LiveServer) -> None:
+    page.goto(key_agent.url)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "auth-required")
+    sign_in = page.get_by_test_id("auth")
+    expect(sign_in.get_by_test_id("auth-command")).to_contain_text("env_sign_in.py --login")
+    key = sign_in.get_by_test_id("auth-var")
+    expect(key).to_have_attribute("type", "password")
+    assert not violations_in(page, "#auth"), describe(violations_in(page, "#auth"))
+    shoot_variants(browser, key_agent, "/s/s1", "agents-sign-in")
+
+    sign_in.get_by_test_id("auth-method").click()  # a browser login that never answers
+    expect(sign_in.get_by_test_id("auth-pending")).to_be_visible()
+    shoot_here(page, "agents-sign-in-pending")
+    key.fill("sk-e2e-4242")
+    sign_in.get_by_test_id("auth-env-submit").click()
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=30_000)
+    expect(sign_in).to_be_hidden()
+    prompt(page, "who am I")
+    expect(agent_messages(page).last).to_contain_text("a key ending 4242")
