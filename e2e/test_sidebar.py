@@ -110,10 +110,14 @@ def test_on_a_phone_the_header_is_one_line_targets_are_finger_sized_and_hints_fi
     page.get_by_test_id("header-menu").click()
     expect(page.get_by_test_id("mode-select")).to_be_hidden()
 
-    # The first suggestion shows as ghost text, without the "Tab to accept" a touch screen has no use for.
+    # Suggestions as ghost text and as a list: without the key hints a touch screen has no use for.
+    page.get_by_test_id("suggestion-style").select_option("ghost")
     prompt(page, "list files")
     expect(page.get_by_test_id("ghost-text")).to_be_visible()
-    expect(page.locator(".ghost-hint")).to_be_hidden()
+    expect(page.locator(".ghost-keys")).to_be_hidden()
+    page.get_by_test_id("suggestion-style").select_option("list")
+    expect(page.get_by_test_id("suggestions")).to_have_attribute("data-style", "list")
+    expect(page.locator(".list-keys")).to_be_hidden()
 
     page.get_by_test_id("sessions-toggle").click()
     expect(page.get_by_test_id("sidebar")).to_be_in_viewport()
