@@ -8,7 +8,8 @@ import pytest
 
 from tests.unit.htmlscan import top_level
 from webclient.acp.models import AgentStatus, MessageChunk, TextPart
-from webclient.domain.state import Aspect, SessionState
+from webclient.domain.state import Aspect, Item, SessionState
+from webclient.views import render
 from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
 
 
@@ -195,3 +196,75 @@ async def test_stop_without_start_still_ends_streams(hub: LiveHub) -> None:
     sub = hub.subscribe()
     await hub.stop()
     assert drain(sub)[-1] is None
+
+
+async def settle() -> None:
+    """Give the flusher task many loop turns (and a little time) to do whatever it is going to do."""
+    for _ in range(20):
+        await asyncio.sleep(0.005)
+
+
+async def test_after_a_quiet_spell_a_change_is_sent_at_once_whatever_the_frame_budget() -> None:
+    hub = LiveHub(SessionState(), interval=3600)  # a budget no test would wait out
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        agent_says(hub, "first")
+        frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert "first" in str(frame)
+    finally:
+        await hub.stop()
+
+
+async def test_while_changes_keep_coming_the_next_frame_waits_out_the_frame_budget() -> None:
+    hub = LiveHub(SessionState(), interval=3600)
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        agent_says(hub, "first")
+        await asyncio.wait_for(sub.frames.get(), 5)
+        agent_says(hub, " second")
+        await settle()
+        assert drain(sub) == []  # coalescing: held until the budget since the last frame is over
+    finally:
+        await hub.stop()
+
+
+async def test_a_tab_that_has_not_taken_its_last_frame_holds_the_next_until_it_does() -> None:
+    hub = LiveHub(SessionState(), interval=0)
+    sub = hub.subscribe()  # its snapshot waits in the queue: the tab is behind
+    hub.start()
+    try:
+        agent_says(hub, "one")
+        await settle()
+        assert sub.frames.qsize() == 1  # only the snapshot: the change waits for the tab
+        agent_says(hub, " two")
+        sub.frames.get_nowait()  # the tab catches up
+        frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert "one two" in str(frame)  # both changes in one frame
+    finally:
+        await hub.stop()
+
+
+async def test_a_changed_item_is_rendered_once_per_frame_for_every_tab_that_knows_it(
+    hub: LiveHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[bool] = []
+    real = render.item
+
+    def counting(state: SessionState, entry: Item, *, oob: bool = False) -> str:
+        calls.append(oob)
+        return real(state, entry, oob=oob)
+
+    monkeypatch.setattr(render, "item", counting)
+    first = hub.subscribe()
+    agent_says(hub, "hello")
+    hub.flush()  # new to `first`: appended
+    second = hub.subscribe()  # `second` got it in its snapshot
+    agent_says(hub, " again")
+    calls.clear()
+    hub.flush()
+    assert calls == [True]  # one render, shared by both tabs
+    assert drain(first)[-1] == drain(second)[-1]
