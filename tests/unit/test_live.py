@@ -7,10 +7,11 @@ import asyncio
 import pytest
 
 from tests.unit.htmlscan import top_level
-from webclient.acp.models import AgentStatus, MessageChunk, TextPart
+from webclient.acp.models import AgentStatus, MessageChunk, TextPart, ToolCallEvent
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import render
 from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
+from webclient.views.markdown_stream import Delta
 
 
 def drain(sub: Subscriber) -> list[str | None]:
@@ -78,7 +79,28 @@ async def test_a_new_item_is_appended_for_a_subscriber_that_did_not_know_it(hub:
     assert f'id="{item_id}"' in str(frame)
 
 
+def tool_call(hub: LiveHub, status: str) -> str:
+    update = status != "in_progress"
+    changed = hub.state.apply(ToolCallEvent(tool_call_id="t1", is_update=update, title="Read", status=status))
+    hub.mark(changed)
+    (item_id,) = changed
+    return item_id
+
+
 async def test_a_known_item_is_replaced_by_outerhtml(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = tool_call(hub, "in_progress")
+    hub.flush()
+    drain(sub)
+    tool_call(hub, "completed")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert "completed" in str(frame)
+
+
+async def test_a_known_answer_has_only_its_open_tail_replaced(hub: LiveHub) -> None:
     sub = hub.subscribe()
     item_id = agent_says(hub, "hel")
     hub.flush()
@@ -87,8 +109,63 @@ async def test_a_known_item_is_replaced_by_outerhtml(hub: LiveHub) -> None:
     hub.flush()
     (frame,) = drain(sub)
     roots = top_level(str(frame))
-    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
     assert "hello" in str(frame)
+
+
+async def test_finished_blocks_of_an_answer_are_sent_once_and_appended(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = agent_says(hub, "First paragraph.\n\nSec")
+    hub.flush()
+    drain(sub)
+    agent_says(hub, "ond paragraph.\n\nThird")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [r.attrs.get("hx-swap-oob") for r in roots] == [f"beforeend:#{item_id}-done", "outerHTML"]
+    assert "Second paragraph." in str(frame)
+    assert "First" not in str(frame)  # already sent
+    agent_says(hub, " and last.")
+    hub.flush()
+    (frame,) = drain(sub)
+    assert [r.attrs.get("id") for r in top_level(str(frame))] == [f"{item_id}-tail"]
+    assert "Second" not in str(frame)
+    assert "Third and last." in str(frame)
+
+
+async def test_the_bytes_sent_for_an_answer_grow_linearly_with_its_length(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    block = "A paragraph of about sixty characters, in *Markdown*.\n\n"
+    sizes = []
+    for _ in range(400):
+        agent_says(hub, block)
+        hub.flush()
+        sizes.append(sum(len(str(f)) for f in drain(sub)))
+    # Each frame carries one new block and the tail, however long the answer already is.
+    assert max(sizes[1:]) < 3 * len(block) + 400
+    assert sizes[-1] <= sizes[1] + 10
+
+
+async def test_a_tab_that_joins_mid_answer_continues_from_its_snapshot_split(hub: LiveHub) -> None:
+    early = hub.subscribe()
+    item_id = agent_says(hub, "One.\n\nTwo.\n\nThr")
+    hub.flush()
+    agent_says(hub, "ee.\n\nFo")  # not yet flushed when the late tab subscribes
+    late = hub.subscribe()
+    drain(early)
+    (snapshot,) = drain(late)
+    agent_says(hub, "ur.")
+    hub.flush()
+    (early_frame,) = drain(early)
+    (late_frame,) = drain(late)
+    assert "Three." in str(early_frame)  # finished since its last frame
+    assert "Three." not in str(late_frame)  # its snapshot already had it finished
+    assert "Three." in str(snapshot)
+    assert "Four." in str(late_frame) and "Four." in str(early_frame)
+    assert item_id in str(late_frame)
 
 
 async def test_one_flush_appends_for_one_tab_and_replaces_for_another(hub: LiveHub) -> None:
@@ -104,7 +181,9 @@ async def test_one_flush_appends_for_one_tab_and_replaces_for_another(hub: LiveH
     late_roots = top_level(str(late_frame))
     assert [r.attrs.get("hx-swap-oob") for r in early_roots] == ["beforeend:#transcript"]
     assert f'id="{item_id}"' in str(early_frame)
-    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in late_roots] == [(item_id, "outerHTML")]
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in late_roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
 
 
 async def test_a_subscriber_connecting_after_an_item_exists_gets_it_replaced_not_duplicated(
@@ -118,7 +197,9 @@ async def test_a_subscriber_connecting_after_an_item_exists_gets_it_replaced_not
     hub.flush()
     (frame,) = drain(sub)
     roots = top_level(str(frame))
-    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
     assert "beforeend" not in str(frame)
 
 
@@ -251,20 +332,27 @@ async def test_a_tab_that_has_not_taken_its_last_frame_holds_the_next_until_it_d
 async def test_a_changed_item_is_rendered_once_per_frame_for_every_tab_that_knows_it(
     hub: LiveHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[bool] = []
-    real = render.item
+    calls: list[str] = []
+    real_item, real_delta = render.item, render.message_delta
 
-    def counting(state: SessionState, entry: Item, *, oob: bool = False) -> str:
-        calls.append(oob)
-        return real(state, entry, oob=oob)
+    def counting_item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
+        calls.append(f"item oob={oob}")
+        return real_item(state, entry, oob=oob)
 
-    monkeypatch.setattr(render, "item", counting)
+    def counting_delta(entry_id: str, change: Delta) -> str:
+        calls.append("delta")
+        return real_delta(entry_id, change)
+
+    monkeypatch.setattr(render, "item", counting_item)
+    monkeypatch.setattr(render, "message_delta", counting_delta)
     first = hub.subscribe()
+    tool_call(hub, "in_progress")
     agent_says(hub, "hello")
-    hub.flush()  # new to `first`: appended
-    second = hub.subscribe()  # `second` got it in its snapshot
+    hub.flush()  # both new to `first`: appended
+    second = hub.subscribe()  # `second` got them in its snapshot
     agent_says(hub, " again")
+    tool_call(hub, "completed")
     calls.clear()
     hub.flush()
-    assert calls == [True]  # one render, shared by both tabs
+    assert sorted(calls) == ["delta", "item oob=True"]  # one render of each, shared by both tabs
     assert drain(first)[-1] == drain(second)[-1]

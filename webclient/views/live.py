@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import render
 from webclient.views.inspector import Cursor, InspectorFeed
+from webclient.views.markdown_stream import delta, finished_end, streamed_text
 from webclient.views.regions import is_region
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
@@ -51,6 +52,8 @@ class Subscriber:
     def __init__(self) -> None:
         self.frames = _FrameQueue()
         self.known_items: set[str] = set()
+        # For each streamed answer this tab has, where the finished blocks it was sent end.
+        self.streamed: dict[str, int] = {}
         self.inspector = Cursor()  # what this tab's protocol inspector already shows
         # Only a tab whose inspector is open is sent its entries: a closed panel costs nothing.
         self.watching_inspector = False
@@ -112,6 +115,9 @@ class LiveHub:
         sub = Subscriber()
         sub.push(render.snapshot(self.state))
         sub.known_items = {entry.id for entry in self.state.items}
+        for entry in self.state.items:
+            if (text := streamed_text(entry)) is not None:
+                sub.streamed[entry.id] = finished_end(text)  # where the snapshot split it
         self._subscribers.add(sub)
         return sub
 
@@ -159,11 +165,22 @@ class LiveHub:
         html: list[str] = []
         new: list[str] = []
         for entry in entries:
+            text = streamed_text(entry)
+            start = sub.streamed.get(entry.id)
+            if text is not None and start is not None:
+                end, frame = rendered.delta(entry.id, text, start)
+                html.append(frame)
+                sub.streamed[entry.id] = end
+                continue
             if entry.id in sub.known_items:
                 html.append(rendered.item(entry, oob=True))
             else:
                 new.append(rendered.item(entry, oob=False))
                 sub.known_items.add(entry.id)
+            if text is None:
+                sub.streamed.pop(entry.id, None)  # shown whole from now on (say, an image joined it)
+            else:
+                sub.streamed[entry.id] = rendered.finished_end(entry.id, text)
         if new:
             html.append(render.append_items("".join(new)))
         return "".join(html)
@@ -191,11 +208,32 @@ class LiveHub:
 
 
 class _Rendered:
-    """One frame's rendering of transcript entries: each entry rendered at most once per variant."""
+    """One frame's rendering of transcript entries: each entry rendered at most once per variant.
+
+    Every tab that has an answer up to the same point shares one rendering of what changed since.
+    """
 
     def __init__(self, state: SessionState) -> None:
         self._state = state
         self._html: dict[tuple[str, bool], str] = {}
+        self._deltas: dict[tuple[str, int], tuple[int, str]] = {}
+        self._ends: dict[str, int] = {}
+
+    def delta(self, entry_id: str, text: str, start: int) -> tuple[int, str]:
+        """A streamed answer's change for a tab whose finished blocks end at `start`: (new end, frame)."""
+        key = (entry_id, start)
+        found = self._deltas.get(key)
+        if found is None:
+            change = delta(text, start)
+            found = self._deltas[key] = (change.end, render.message_delta(entry_id, change))
+        return found
+
+    def finished_end(self, entry_id: str, text: str) -> int:
+        """Where the full rendering of this answer (in this frame) split it."""
+        end = self._ends.get(entry_id)
+        if end is None:
+            end = self._ends[entry_id] = finished_end(text)
+        return end
 
     def item(self, entry: Item, *, oob: bool) -> str:
         key = (entry.id, oob)
