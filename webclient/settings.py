@@ -41,9 +41,9 @@ class Settings(BaseSettings):
     prompt_suggestions: bool = True
     jetbrains_air: bool = False
     initialize_timeout: float = Field(default=30.0, gt=0)
-    # The frame budget: the least time between two live frames while changes keep coming (60 a second).
-    # After a quiet spell a change is sent at once, whatever this is.
-    flush_interval: float = Field(default=0.016, ge=0)
+    # The frame budget: the least time between two live frames while changes keep coming (half a 60 Hz
+    # display frame). After a quiet spell a change is sent at once, whatever this is.
+    flush_interval: float = Field(default=0.008, ge=0)
     stderr_tail_lines: int = Field(default=30, ge=1)
 
     @field_validator("cwd")

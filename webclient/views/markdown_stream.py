@@ -79,9 +79,14 @@ def streamed_text(entry: Item) -> str | None:
     if not isinstance(entry, MessageItem) or entry.role == "user" or len(entry.parts) != 1:
         return None
     part = entry.parts[0]
-    if not isinstance(part, TextPart) or _REFERENCE_DEFINITION.search(part.text):
+    if not isinstance(part, TextPart) or _has_reference_definition(part.text):
         return None
     return part.text
+
+
+def _has_reference_definition(text: str) -> bool:
+    # The substring test is a fast C scan; the regex only runs when a definition is possible at all.
+    return "]:" in text and _REFERENCE_DEFINITION.search(text) is not None
 
 
 @dataclass(frozen=True)
