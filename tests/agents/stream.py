@@ -19,8 +19,9 @@ import time
 
 import wire
 
-SESSION = "stream-1"
+SESSION = "stream-1"  # the session being answered; each session/new gets its own id
 out = sys.stdout
+sessions = 0
 
 
 def chunk(text: str) -> str:
@@ -87,8 +88,10 @@ while (msg := wire.read()) is not None:
     if method == "initialize":
         wire.respond(msg, wire.initialize_result())
     elif method == "session/new":
-        wire.respond(msg, {"sessionId": SESSION})
+        sessions += 1
+        wire.respond(msg, {"sessionId": f"stream-{sessions}"})
     elif method == "session/prompt":
+        SESSION = msg["params"]["sessionId"]
         name, *args = wire.prompt_text(msg).split()
         WORKLOADS[name](*(float(a) if "." in a else int(a) for a in args))  # type: ignore[operator]
         out.flush()
