@@ -6,6 +6,7 @@ client costs at the least. `python bench/relay.py AGENT_COMMAND...` prints its U
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 from http import HTTPStatus
@@ -13,6 +14,7 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 PAGE = b"""<!doctype html><meta charset="utf-8"><title>relay</title><body><div id="out"></div><script>
@@ -34,6 +36,7 @@ class Relay:
     def __init__(self, agent: asyncio.subprocess.Process) -> None:
         self.agent = agent
         self.ids = iter(range(1, 1 << 30))
+        self.socket: ServerConnection | None = None  # the latest tab: it gets the agent's output
 
     async def request(self, method: str, params: dict[str, Any]) -> None:
         line = {"jsonrpc": "2.0", "id": next(self.ids), "method": method, "params": params}
@@ -42,19 +45,18 @@ class Relay:
         await self.agent.stdin.drain()
 
     async def handle(self, socket: ServerConnection) -> None:
-        assert self.agent.stdout is not None
-        pump = asyncio.create_task(self._pump(socket))
-        try:
-            async for text in socket:
-                block = {"type": "text", "text": str(text)}
-                await self.request("session/prompt", {"sessionId": "stream-1", "prompt": [block]})
-        finally:
-            pump.cancel()
+        self.socket = socket
+        async for text in socket:
+            block = {"type": "text", "text": str(text)}
+            await self.request("session/prompt", {"sessionId": "stream-1", "prompt": [block]})
 
-    async def _pump(self, socket: ServerConnection) -> None:
+    async def pump(self) -> None:
+        """The one reader of the agent's stdout: every line, as it is, to the latest tab."""
         assert self.agent.stdout is not None
         while line := await self.agent.stdout.readline():
-            await socket.send(line.decode())
+            if self.socket is not None:
+                with contextlib.suppress(ConnectionClosed):
+                    await self.socket.send(line.decode())
 
 
 def page(_: ServerConnection, request: Request) -> Response | None:
@@ -74,10 +76,14 @@ async def main() -> None:
     assert agent.stdout is not None
     await agent.stdout.readline()
     await agent.stdout.readline()
+    pump = asyncio.create_task(relay.pump())
     async with serve(relay.handle, "127.0.0.1", 0, process_request=page, max_size=None) as server:
         port = next(iter(server.sockets)).getsockname()[1]
         print(f"relay at http://127.0.0.1:{port}/", flush=True)
-        await server.serve_forever()
+        try:
+            await server.serve_forever()
+        finally:
+            pump.cancel()
 
 
 if __name__ == "__main__":

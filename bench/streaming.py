@@ -238,6 +238,8 @@ async def memory(browser: cdp.Browser, workspace: Path, flood: int, sessions: in
             await page.evaluate(opened)
             await page.goto(url)  # back to a session page: the newest one
             await page.wait_for(READY)
+            listed = f"document.querySelectorAll('[data-testid=session-link]').length >= {sessions + 1}"
+            await page.wait_for(listed)  # every session is open (the agent answered each session/new)
             with_sessions = rss_mb(process.pid)
             await page.evaluate(PROBE)
             before = rss_mb(process.pid)

@@ -51,18 +51,32 @@ def test_a_long_markdown_answer_streamed_in_pieces_shows_what_a_fresh_page_shows
     assert answer_html(page) == streamed
 
 
+@pytest.mark.parametrize("prompt", ["markdown 9", "big 300000"], ids=["markdown", "huge-chunk"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
-def test_screenshots_of_a_streamed_markdown_answer(
-    browser: Browser, stream_server: LiveServer, scheme: str, size: tuple[int, int]
+def test_screenshots_of_a_streamed_answer(
+    browser: Browser, stream_server: LiveServer, scheme: str, size: tuple[int, int], prompt: str
 ) -> None:
     width, height = size
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)  # type: ignore[arg-type]
     page = context.new_page()
     try:
-        ask(page, stream_server, "markdown 9")
+        ask(page, stream_server, prompt)
         answer = page.locator('[data-testid="message"][data-role="agent"]')
         expect(answer).to_contain_text(END, timeout=30_000)
-        screenshot(page, f"streamed-markdown-{width}-{scheme}")
+        screenshot(page, f"streamed-{prompt.split()[0]}-{width}-{scheme}")
     finally:
         context.close()
+
+
+def test_a_huge_chunk_shows_as_plain_text_and_the_page_stays_usable(
+    page: Page, stream_server: LiveServer
+) -> None:
+    ask(page, stream_server, "big 300000")
+    answer = page.locator('[data-testid="message"][data-role="agent"]')
+    expect(answer.locator("pre.plain-text")).to_contain_text(END, timeout=30_000)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    composer = page.get_by_test_id("composer")
+    composer.fill("markdown 2")
+    composer.press("Enter")
+    expect(page.locator('[data-testid="message"][data-role="agent"]')).to_have_count(2, timeout=30_000)

@@ -41,9 +41,10 @@ class Settings(BaseSettings):
     prompt_suggestions: bool = True
     jetbrains_air: bool = False
     initialize_timeout: float = Field(default=30.0, gt=0)
-    # The frame budget: the least time between two live frames while changes keep coming (half a 60 Hz
-    # display frame). After a quiet spell a change is sent at once, whatever this is.
-    flush_interval: float = Field(default=0.008, ge=0)
+    # The frame budget: the least time between two live frames while changes keep coming (4 ms: a chunk
+    # waits at most that long; a tab that has not taken its last frame holds the next one anyway). After a
+    # quiet spell a change is sent at once, whatever this is.
+    flush_interval: float = Field(default=0.004, ge=0)
     stderr_tail_lines: int = Field(default=30, ge=1)
 
     @field_validator("cwd")
