@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import math
 import os
@@ -48,7 +49,7 @@ TICKS = 100  # os.sysconf("SC_CLK_TCK") on Linux
 
 # Installed in each page: the first sighting of each stamp and of the end marker, in page time.
 PROBE = r"""
-window.B = {seen: new Set(), lat: [], end: null, t0: null};
+window.B = {seen: new Set(), lat: [], end: null, t0: null, mark: null};
 new MutationObserver((records) => {
   const now = performance.timeOrigin + performance.now();
   for (const record of records) {
@@ -59,13 +60,15 @@ new MutationObserver((records) => {
       for (const m of text.matchAll(/\[t=(\d+\.\d+)\]/g)) {
         if (!B.seen.has(m[1])) { B.seen.add(m[1]); B.lat.push(now - parseFloat(m[1])); }
       }
-      if (B.end === null && text.includes("\u2016")) B.end = now;
+      if (B.end === null && B.mark !== null && text.includes(B.mark)) B.end = now;
     }
   }
 }).observe(document.body, {childList: true, subtree: true, characterData: true});
 true
 """
-RESET = "B.seen = new Set(); B.lat = []; B.end = null; B.t0 = performance.timeOrigin + performance.now(); "
+# The end marker carries a tag unique to this workload: a page also shows earlier answers, and a
+# snapshot may arrive after the prompt went out.
+RESET = "B.lat = []; B.end = null; B.mark = {mark}; B.t0 = performance.timeOrigin + performance.now(); "
 WEBCLIENT_SEND = (
     "document.querySelector('[data-testid=composer]').value = {text}; "
     + RESET
@@ -154,14 +157,19 @@ class LagProbe:
 # --- one workload in a page -----------------------------------------------------------------------------
 
 
+TAGS = itertools.count(1)
+
+
 async def in_page(page: cdp.Page, send: str, workload: str, pid: int, base: str | None) -> Result:
     print(f"  {workload}", file=sys.stderr, flush=True)
+    tag = f"#{next(TAGS)}"
     cpu, browser = cpu_seconds(pid), await page.main_thread_seconds()
     lag = LagProbe(base) if base else None
     if lag:
         lag.__enter__()
     try:
-        await page.evaluate(send.replace("{text}", json.dumps(workload)))
+        script = send.replace("{text}", json.dumps(f"{workload} {tag}"))
+        await page.evaluate(script.replace("{mark}", json.dumps("\u2016" + tag)))
         await page.wait_for("B.end !== null", timeout=600)
         if base:
             await page.wait_for(READY, timeout=600)

@@ -6,9 +6,11 @@
     big BYTES          one chunk of BYTES characters
     tool BYTES         one tool call whose update carries BYTES characters of output
 
-Stamps are `[t=<epoch ms>]` so the page (or a client) can measure stamp -> seen. Every turn ends with
-`end_turn`. Writes go straight to the stdout buffer (no per-line flush during a flood) to be the fastest
-agent a client can meet; stamped chunks flush each line so their stamp is honest.
+Stamps are `[t=<epoch ms>]` so the page (or a client) can measure stamp -> seen. Every answer ends with
+the marker `‖`, followed by the prompt's optional last word `#tag` (so a page that also shows earlier
+answers can tell this one's end), and every turn with `end_turn`. Writes go straight to the stdout
+buffer (no per-line flush during a flood) to be the fastest agent a client can meet; stamped chunks
+flush each line so their stamp is honest.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import wire
 SESSION = "stream-1"  # the session being answered; each session/new gets its own id
 out = sys.stdout
 sessions = 0
+END = "\u2016"
 
 
 def chunk(text: str) -> str:
@@ -34,7 +37,7 @@ def flood(n: int) -> None:
     letters = "abcdefghijklmnopqrstuvwxyz"
     for i in range(n):
         out.write(chunk(letters[i % 26]))
-    out.write(chunk("\u2016"))  # the end marker the benchmark pages wait for
+    out.write(chunk(END))  # the end marker the benchmark pages wait for
     out.flush()
 
 
@@ -47,7 +50,7 @@ def stamped(n: int, rate: float) -> None:
             time.sleep(delay)
         out.write(chunk(f"[t={time.time() * 1000:.3f}]"))
         out.flush()
-    out.write(chunk("\u2016"))
+    out.write(chunk(END))
     out.flush()
 
 
@@ -61,12 +64,12 @@ def markdown(n: int) -> None:
     text = "".join(kinds[i % len(kinds)].format(i=i) for i in range(n))
     for start in range(0, len(text), 16):
         out.write(chunk(text[start : start + 16]))
-    out.write(chunk("\u2016"))
+    out.write(chunk(END))
     out.flush()
 
 
 def big(size: int) -> None:
-    out.write(chunk("x" * size + "\u2016"))
+    out.write(chunk("x" * size + END))
     out.flush()
 
 
@@ -77,7 +80,7 @@ def tool(size: int) -> None:
         SESSION,
         {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed", "content": content},
     )
-    out.write(chunk("\u2016"))
+    out.write(chunk(END))
     out.flush()
 
 
@@ -93,6 +96,7 @@ while (msg := wire.read()) is not None:
     elif method == "session/prompt":
         SESSION = msg["params"]["sessionId"]
         name, *args = wire.prompt_text(msg).split()
+        END = "\u2016" + (args.pop() if args and args[-1].startswith("#") else "")
         WORKLOADS[name](*(float(a) if "." in a else int(a) for a in args))  # type: ignore[operator]
         out.flush()
         wire.respond(msg, {"stopReason": "end_turn"})
