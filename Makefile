@@ -12,13 +12,24 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-install: $(BIN)/python
+# Stamps: reinstall only when pyproject.toml changed (an editable install picks up code changes anyway),
+# so `make run` on an installed checkout starts at once.
+INSTALLED := $(VENV)/.installed
+INSTALLED_DEV := $(VENV)/.installed-dev
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	touch $@
 
-install-dev: $(BIN)/python
+$(INSTALLED_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(INSTALLED)
 
-run: install
+install: $(INSTALLED)
+
+install-dev: $(INSTALLED_DEV)
+
+run: $(INSTALLED)
 	$(BIN)/webclient $(ARGS)
 
 browser:

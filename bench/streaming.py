@@ -1,102 +1,408 @@
-"""How streaming costs the browser: WebSocket frames and bytes per agent chunk, with and without coalescing.
+"""Streaming at the speed of the browser: webclient against a bare relay and the SDK's own client.
 
-Runs the real server path in-process (a real agent subprocess, the session registry, the live hub and one
-subscribed tab) on an agent that streams 3000 chunks as fast as it can, twice: once with the default
-flush interval (100 ms) and once with interval 0, where the hub flushes on every event-loop turn: the
-baseline, measured in the same run. Prints figures and ratios; asserts nothing, since timings on a
-shared machine are noisy. "complete" is the time until the tab holds the whole answer.
+All three run the same scripted agent (tests/agents/stream.py) on the same workloads, in one go:
 
-    .venv/bin/python bench/streaming.py [--runs 3]
+- webclient: the real server (`python -m webclient`), its page in headless Chromium;
+- relay: bench/relay.py, the agent's stdout piped to a WebSocket and a page appending one text node per
+  chunk (the least a browser client can do);
+- sdk: bench/sdk_floor.py, the ACP SDK's client rendering nothing (the floor, no browser).
+
+Chromium is driven over the DevTools protocol with a plain WebSocket (bench/cdp.py); times are taken
+inside the page with `performance.now()` and a MutationObserver and read afterwards. Prints medians of
+`--runs` runs, the ratios next to the issue's targets, and the servers' CPU and RSS. It asserts nothing.
+
+    .venv/bin/python bench/streaming.py [--runs 3] [--flood 20000] [--stamped 400] [--rate 200]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
+import json
+import math
+import os
+import re
+import signal
 import statistics
+import subprocess
 import sys
+import tempfile
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.live import scripted_agent  # noqa: E402
-from webclient.acp.models import AgentStatus, TextPart  # noqa: E402
-from webclient.domain.state import TurnState  # noqa: E402
-from webclient.settings import Settings  # noqa: E402
-from webclient.web.app import build_registry  # noqa: E402
+from bench import cdp  # noqa: E402
 
-COALESCED = "coalesced (100 ms)"
-BASELINE = "baseline: flush every loop turn"
+AGENT = [sys.executable, str(ROOT / "tests" / "agents" / "stream.py")]
+URL = re.compile(r"(http://\S+)")
+TICKS = 100  # os.sysconf("SC_CLK_TCK") on Linux
+
+# Installed in each page: the first sighting of each stamp and of the end marker, in page time.
+PROBE = r"""
+window.B = {seen: new Set(), lat: [], end: null, t0: null, mark: null};
+new MutationObserver((records) => {
+  const now = performance.timeOrigin + performance.now();
+  for (const record of records) {
+    const nodes = record.type === "characterData" ? [record.target] : record.addedNodes;
+    for (const node of nodes) {
+      const text = node.textContent;
+      if (!text) continue;
+      for (const m of text.matchAll(/\[t=(\d+\.\d+)\]/g)) {
+        if (!B.seen.has(m[1])) { B.seen.add(m[1]); B.lat.push(now - parseFloat(m[1])); }
+      }
+      if (B.end === null && B.mark !== null && text.includes(B.mark)) B.end = now;
+    }
+  }
+}).observe(document.body, {childList: true, subtree: true, characterData: true});
+true
+"""
+# The end marker carries a tag unique to this workload: a page also shows earlier answers, and a
+# snapshot may arrive after the prompt went out.
+RESET = "B.lat = []; B.end = null; B.mark = {mark}; B.t0 = performance.timeOrigin + performance.now(); "
+WEBCLIENT_SEND = (
+    "document.querySelector('[data-testid=composer]').value = {text}; "
+    + RESET
+    + "document.querySelector('[data-testid=send]').click(); true"
+)
+RELAY_SEND = RESET + "relaySend({text}); true"
+READY = "document.querySelector('[data-testid=agent-status]')?.dataset.state === 'ready'"
 
 
 @dataclass
-class Run:
-    seconds: float
-    frames: int
-    frame_bytes: int
+class Result:
+    seconds: float  # prompt -> end marker on screen (or received, for the SDK)
+    latencies: list[float] = field(default_factory=list)  # stamp -> on screen, ms
+    server_cpu: float = 0.0
+    browser_cpu: float = 0.0
+    rss_mb: float = 0.0
+    loop_lag_ms: float = 0.0
 
 
-async def one_run(interval: float, workspace: Path) -> Run:
-    registry = build_registry(Settings(agent=scripted_agent("flood"), cwd=workspace, flush_interval=interval))
-    live = registry.most_recent()
-    await registry.start()
+# --- processes ------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def server(argv: list[str], cwd: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """Start a server that prints its URL; yield it and the URL; stop and reap it."""
+    # Its own process group, so stopping it stops what it started too (make's child, the agent).
+    process = subprocess.Popen(
+        argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
     try:
-        while live.state.agent_status is not AgentStatus.READY:
-            await asyncio.sleep(0.01)
-        tab = live.hub.subscribe()
-        tab.frames.get_nowait()  # the snapshot
-        frames = 0
-        size = 0
-        complete = 0.0
-        started = time.perf_counter()
-        live.submit_prompt([TextPart(text="go")])
-        while True:  # read until the turn is over and nothing more comes
-            try:
-                frame = await asyncio.wait_for(tab.frames.get(), timeout=0.5)
-            except TimeoutError:
-                if live.state.turn is TurnState.IDLE and complete:
-                    break
-                continue
-            if frame is None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            if match := URL.search(line):
+                url = match.group(1)
                 break
-            frames += 1
-            size += len(frame)
-            if not complete and " 2999" in frame:
-                complete = time.perf_counter() - started
-        return Run(complete, frames, size)
+        else:
+            raise RuntimeError(f"{argv[1]} did not start")
+        threading.Thread(target=lambda: [None for _ in process.stdout or ()], daemon=True).start()
+        yield process, url
     finally:
-        await registry.shutdown()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
+
+
+class LagProbe:
+    """Another tab's service while a workload runs: the slowest answer to a small request, in ms."""
+
+    def __init__(self, base: str) -> None:
+        self._base = base
+        self._stop = threading.Event()
+        self.worst = 0.0
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> LagProbe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        with httpx.Client(timeout=60) as client:
+            while not self._stop.is_set():
+                started = time.perf_counter()
+                client.get(self._base + "/favicon.ico")
+                self.worst = max(self.worst, (time.perf_counter() - started) * 1000)
+                self._stop.wait(0.005)
+
+
+# --- one workload in a page -----------------------------------------------------------------------------
+
+
+TAGS = itertools.count(1)
+
+
+async def in_page(page: cdp.Page, send: str, workload: str, pid: int, base: str | None) -> Result:
+    print(f"  {workload}", file=sys.stderr, flush=True)
+    tag = f"#{next(TAGS)}"
+    cpu, browser = cpu_seconds(pid), await page.main_thread_seconds()
+    lag = LagProbe(base) if base else None
+    if lag:
+        lag.__enter__()
+    try:
+        script = send.replace("{text}", json.dumps(f"{workload} {tag}"))
+        await page.evaluate(script.replace("{mark}", json.dumps("\u2016" + tag)))
+        await page.wait_for("B.end !== null", timeout=600)
+        if base:
+            await page.wait_for(READY, timeout=600)
+    finally:
+        if lag:
+            lag.__exit__()
+    t0, end, latencies = await page.evaluate("[B.t0, B.end, B.lat]")
+    return Result(
+        seconds=(end - t0) / 1000,
+        latencies=latencies,
+        server_cpu=cpu_seconds(pid) - cpu,
+        browser_cpu=await page.main_thread_seconds() - browser,
+        rss_mb=rss_mb(pid),
+        loop_lag_ms=lag.worst if lag else 0.0,
+    )
+
+
+async def run_browser_system(
+    name: str, browser: cdp.Browser, workloads: list[str], workspace: Path
+) -> dict[str, Result]:
+    if name == "webclient":
+        argv = [sys.executable, "-m", "webclient", "--port", "0", "--no-browser", "--cwd", str(workspace)]
+        argv += ["--agent", " ".join(AGENT)]
+        send = WEBCLIENT_SEND
+    else:
+        argv = [sys.executable, str(ROOT / "bench" / "relay.py"), *AGENT]
+        send = RELAY_SEND
+    results: dict[str, Result] = {}
+    with server(argv, ROOT) as (process, url):
+        base = url.split("/?", 1)[0] if name == "webclient" else None
+        for workload in workloads:
+            # A fresh tab per workload, as a user would open one: what an earlier workload left in a
+            # page (20,000 text nodes, for the relay) must not slow the next one down.
+            page = await browser.new_page()
+            try:
+                await page.goto(url)
+                await page.wait_for(READY if base else "window.relayOpen === true")
+                await page.evaluate(PROBE)
+                results[workload] = await in_page(page, send, workload, process.pid, base)
+            finally:
+                await page.close()
+    return results
+
+
+def run_sdk(workload: str) -> Result:
+    argv = [sys.executable, str(ROOT / "bench" / "sdk_floor.py"), workload, "--", *AGENT]
+    out = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, check=True).stdout
+    data = json.loads(out.strip().splitlines()[-1])
+    return Result(
+        seconds=data["seconds"], latencies=data["latencies"], server_cpu=data["cpu"], rss_mb=data["rss_mb"]
+    )
+
+
+# --- memory and start-up (webclient only) ---------------------------------------------------------------
+
+
+async def memory(browser: cdp.Browser, workspace: Path, flood: int, sessions: int) -> dict[str, float]:
+    argv = [sys.executable, "-m", "webclient", "--port", "0", "--no-browser", "--cwd", str(workspace)]
+    argv += ["--agent", " ".join(AGENT)]
+    with server(argv, ROOT) as (process, url):
+        page = await browser.new_page()
+        try:
+            await page.goto(url)
+            await page.wait_for(READY)
+            base = rss_mb(process.pid)
+            opened = f"""new Promise((done) => {{
+              const path = location.pathname.replace("/s/", "/ws/");
+              const socket = new WebSocket("ws://" + location.host + path);
+              socket.onopen = () => {{
+                for (let i = 0; i < {sessions}; i++) socket.send(JSON.stringify({{action: "new_session"}}));
+                setTimeout(() => {{ socket.close(); done(true); }}, 2000);
+              }};
+            }})"""
+            await page.evaluate(opened)
+            await page.goto(url)  # back to a session page: the newest one
+            await page.wait_for(READY)
+            listed = f"document.querySelectorAll('[data-testid=session-link]').length >= {sessions + 1}"
+            await page.wait_for(listed)  # every session is open (the agent answered each session/new)
+            with_sessions = rss_mb(process.pid)
+            await page.evaluate(PROBE)
+            before = rss_mb(process.pid)
+            await in_page(page, WEBCLIENT_SEND, f"flood {flood}", process.pid, None)
+            await page.wait_for(READY, timeout=600)
+            after = rss_mb(process.pid)
+        finally:
+            await page.close()
+    return {"base": base, "sessions": with_sessions - base, "flood": after - before}
+
+
+def startup() -> dict[str, float]:
+    """Seconds to `import webclient.web.app` in a fresh interpreter, and from launch to the printed URL."""
+    code = "import time; t = time.perf_counter(); import webclient.web.app; print(time.perf_counter() - t)"
+    imported = float(
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    )
+    started = time.perf_counter()
+    argv = [str(Path(sys.executable).parent / "webclient"), "--port", "0", "--no-browser"]
+    with server(argv, Path(tempfile.gettempdir())):
+        printed = time.perf_counter() - started
+    started = time.perf_counter()
+    with server(["make", "--no-print-directory", "run", "ARGS=--port 0 --no-browser"], ROOT):
+        make_run = time.perf_counter() - started
+    return {"import": imported, "url": printed, "make_run": make_run}
+
+
+# --- the table ------------------------------------------------------------------------------------------
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
+
+
+def mark(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def report(
+    args: argparse.Namespace,
+    runs: dict[str, dict[str, list[Result]]],
+    mem: dict[str, float],
+    start: dict[str, float],
+) -> None:
+    flood, stamped = f"flood {args.flood}", f"stamped {args.stamped} {args.rate}"
+    md, big, tool = f"markdown {args.markdown}", f"big {args.big}", f"tool {args.big}"
+
+    def med(system: str, workload: str, attr: str) -> float:
+        return median([getattr(r, attr) for r in runs[system][workload]])
+
+    def lat(system: str, p: float) -> float:
+        return median([percentile(r.latencies, p) for r in runs[system][stamped]])
+
+    print(f"\n{args.runs} runs, medians. Python {sys.version.split()[0]}, {_machine()}")
+    print("\n| workload | relay | webclient | SDK floor | target | |\n|---|---|---|---|---|---|")
+    w, r, s = (med(x, flood, "seconds") for x in ("webclient", "relay", "sdk"))
+    print(
+        f"| {flood}: prompt -> last chunk in the DOM | {r:.2f} s | {w:.2f} s ({w / r:.2f}x relay, "
+        f"{w / s:.2f}x floor) | {s:.2f} s | <= 0.6x relay, <= 2x floor | "
+        f"{mark(w <= 0.6 * r and w <= 2 * s)} |"
+    )
+    cells = {x: "/".join(f"{lat(x, p):.1f}" for p in (50, 95, 99)) for x in ("relay", "webclient", "sdk")}
+    p50, p99 = lat("webclient", 50), lat("webclient", 99)
+    print(
+        f"| {stamped}: stamp -> DOM p50/p95/p99 ms | {cells['relay']} | {cells['webclient']} | "
+        f"{cells['sdk']} | p50 <= 10, p99 <= 30 | {mark(p50 <= 10 and p99 <= 30)} |"
+    )
+    wc, sc = med("webclient", flood, "server_cpu"), med("sdk", flood, "server_cpu")
+    print(
+        f"| server CPU for {flood} | - | {wc:.2f} s ({wc / args.flood * 1e6:.0f} us a chunk, {wc / sc:.2f}x "
+        f"floor) | {sc:.2f} s | <= 1.5x floor | {mark(wc <= 1.5 * sc)} |"
+    )
+    wb, rb = med("webclient", flood, "browser_cpu"), med("relay", flood, "browser_cpu")
+    print(f"| browser main thread for {flood} | {rb:.2f} s | {wb:.2f} s ({wb / rb:.2f}x relay) | - | - | |")
+    for workload in (md, big, tool):
+        w, r = med("webclient", workload, "seconds"), med("relay", workload, "seconds")
+        s = med("sdk", workload, "seconds")
+        lag = med("webclient", workload, "loop_lag_ms")
+        target = "loop lag <= 50 ms" if workload != md else "-"
+        verdict = mark(lag <= 50) if workload != md else ""
+        print(
+            f"| {workload}: prompt -> end in the DOM; other tabs' worst wait | {r:.2f} s | {w:.2f} s; "
+            f"{lag:.0f} ms | {s:.2f} s | {target} | {verdict} |"
+        )
+    print(
+        f"| RSS: base / +{args.sessions} idle sessions / +{args.memory_flood} chunk flood, once over | - | "
+        f"{mem['base']:.0f} / +{mem['sessions']:.0f} / +{mem['flood']:.0f} MB | - | 80 / 100 / 20 MB | "
+        f"{mark(mem['base'] <= 80 and mem['sessions'] <= 100 and mem['flood'] <= 20)} |"
+    )
+    imp, url, make_run = start["import"], start["url"], start["make_run"]
+    if math.isnan(url):  # --no-startup
+        return
+    print(
+        f"| start-up: import webclient.web.app / URL printed / make run (installed) | - | {imp:.2f} / "
+        f"{url:.2f} / {make_run:.2f} s | - | URL <= 1 s, make run <= 2 s | "
+        f"{mark(url <= 1 and make_run <= 2)} |"
+    )
+
+
+def _machine() -> str:
+    import platform
+
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.machine(),
+    )
+    return f"{os.cpu_count()} cores ({model}), Linux {platform.release()}"
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--flood", type=int, default=20_000)
+    parser.add_argument("--stamped", type=int, default=400)
+    parser.add_argument("--rate", type=int, default=200)
+    parser.add_argument("--markdown", type=int, default=400)
+    parser.add_argument("--big", type=int, default=5_000_000)
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--memory-flood", type=int, default=100_000)
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
     args = parser.parse_args()
-    workspace = ROOT
-    results: dict[str, list[Run]] = {COALESCED: [], BASELINE: []}
-    for _ in range(args.runs):
-        results[COALESCED].append(await one_run(0.1, workspace))
-        results[BASELINE].append(await one_run(0.0, workspace))
-    chunks = 3000
-    print(f"agent stream: {chunks} chunks, {args.runs} runs each (medians)")
-    medians = {}
-    for name, runs in results.items():
-        frames = statistics.median(r.frames for r in runs)
-        size = statistics.median(r.frame_bytes for r in runs)
-        seconds = statistics.median(r.seconds for r in runs)
-        medians[name] = (frames, size, seconds)
-        print(
-            f"  {name:32} {frames:6.0f} frames {size / 1024:8.1f} KiB  complete {seconds:5.2f} s  "
-            f"{chunks / frames:7.1f} chunks/frame"
-        )
-    c, b = medians[COALESCED], medians[BASELINE]
-    print(
-        f"coalescing: {b[0] / c[0]:.1f}x fewer frames, {b[1] / c[1]:.1f}x fewer bytes; "
-        f"time to the complete answer {c[2] / b[2]:.2f}x the baseline's"
-    )
+    workloads = [
+        f"flood {args.flood}",
+        f"stamped {args.stamped} {args.rate}",
+        f"markdown {args.markdown}",
+        f"big {args.big}",
+        f"tool {args.big}",
+    ]
+    runs: dict[str, dict[str, list[Result]]] = {
+        x: {w: [] for w in workloads} for x in ("webclient", "relay", "sdk")
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        workspace = Path(tmp)
+        async with cdp.launch() as browser:
+            for n in range(args.runs):
+                print(f"run {n + 1}/{args.runs}", flush=True)
+                for system in ("webclient", "relay"):
+                    for workload, result in (
+                        await run_browser_system(system, browser, workloads, workspace)
+                    ).items():
+                        runs[system][workload].append(result)
+                for workload in workloads:
+                    runs["sdk"][workload].append(run_sdk(workload))
+            mem = await memory(browser, workspace, args.memory_flood, args.sessions)
+    starts = [] if args.no_startup else [startup() for _ in range(args.runs)]
+    report(args, runs, mem, {key: median([s[key] for s in starts]) for key in ("import", "url", "make_run")})
 
 
 if __name__ == "__main__":

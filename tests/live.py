@@ -112,9 +112,13 @@ def run_server(
     reader = threading.Thread(target=pump, daemon=True)
     reader.start()
     try:
+        deadline = time.monotonic() + startup_timeout
         if not found.wait(startup_timeout):
             raise RuntimeError("webclient did not start:\n" + "".join(output))
-        yield LiveServer(url=url[0], process=process, output=output)
+        server = LiveServer(url=url[0], process=process, output=output)
+        # The URL is printed as soon as the socket listens, before the app is imported: wait until it answers.
+        _wait_until_answering(server, deadline)
+        yield server
     finally:
         process.terminate()
         try:
@@ -123,6 +127,14 @@ def run_server(
             process.kill()
             process.wait()
         reader.join(timeout=5)
+
+
+def _wait_until_answering(server: LiveServer, deadline: float) -> None:
+    # The socket already listens, so this request waits in its queue until the server takes it.
+    try:
+        httpx.get(server.base + "/favicon.ico", timeout=max(deadline - time.monotonic(), 1.0))
+    except httpx.HTTPError as exc:
+        raise RuntimeError(f"webclient did not answer ({exc}):\n" + "".join(server.output)) from None
 
 
 class Tab:

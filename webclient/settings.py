@@ -52,7 +52,10 @@ class Settings(BaseSettings):
     jetbrains_air: bool = False
     suggestion_style: Literal["chips", "list", "ghost"] = "chips"
     initialize_timeout: float = Field(default=30.0, gt=0)
-    flush_interval: float = Field(default=0.1, ge=0)
+    # The frame budget: the least time between two live frames while changes keep coming (4 ms: a chunk
+    # waits at most that long; a tab that has not taken its last frame holds the next one anyway). After a
+    # quiet spell a change is sent at once, whatever this is.
+    flush_interval: float = Field(default=0.004, ge=0)
     stderr_tail_lines: int = Field(default=30, ge=1)
     # Seconds an agent may take to end its turn after Cancel before the page offers to stop it.
     cancel_grace: float = Field(default=10.0, gt=0)

@@ -43,8 +43,13 @@ _WATCHED = frozenset(
         "agent-name",
         "session-agent",
         "stored-session",
+        "md-done",
+        "md-tail",
+        "md-append",
     }
 )
+# A streamed answer's parts (views/markdown_stream.py): finished blocks, appended to, and the open tail.
+_DONE, _TAIL, _APPEND = "md-done", "md-tail", "md-append"
 
 
 def agent_argv(name: str, *args: str) -> list[str]:
@@ -131,8 +136,29 @@ class Page:
 
     @property
     def messages(self) -> list[tuple[str, str]]:
-        """(role, text) of each transcript message, in order, with its latest text."""
-        return [(e.attrs.get("data-role", ""), e.text.strip()) for e in self._latest("message").values()]
+        """(role, text) of each transcript message, in order, with its latest text.
+
+        A streamed answer's latest text is its finished blocks (as last rendered whole, plus every piece
+        appended since) followed by its latest open tail.
+        """
+        done: dict[str, str] = {}
+        tail: dict[str, str] = {}
+        for element in self.elements:
+            owner = element.attrs.get("id", "").rsplit("-", 1)[0]
+            if element.testid == "message":
+                done.pop(element.attrs.get("id", ""), None)
+            elif element.testid == _DONE:
+                done[owner] = element.text
+            elif element.testid == _TAIL:
+                tail[owner] = element.text
+            elif element.testid == _APPEND:
+                target = element.attrs["hx-swap-oob"].removeprefix("beforeend:#").rsplit("-", 1)[0]
+                done[target] = done.get(target, "") + element.text
+        latest = self._latest("message")
+        return [
+            (e.attrs.get("data-role", ""), (done[i] + tail.get(i, "") if i in done else e.text).strip())
+            for i, e in latest.items()
+        ]
 
     def texts(self, role: str) -> list[str]:
         return [text for r, text in self.messages if r == role]
@@ -152,6 +178,13 @@ class _Collector(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v or "" for k, v in attrs}
+        classes = values.get("class", "").split()
+        if _DONE in classes or _TAIL in classes:
+            values["data-testid"] = _DONE if _DONE in classes else _TAIL
+        elif values.get("hx-swap-oob", "").startswith("beforeend:#") and values["hx-swap-oob"].endswith(
+            "-done"
+        ):
+            values["data-testid"] = _APPEND
         if tag in _VOID:
             if values.get("data-testid") in _WATCHED:
                 self.found.append(Element(values["data-testid"], values))

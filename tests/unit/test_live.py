@@ -7,9 +7,11 @@ import asyncio
 import pytest
 
 from tests.unit.htmlscan import top_level
-from webclient.acp.models import AgentStatus, MessageChunk, TextPart
-from webclient.domain.state import Aspect, SessionState
+from webclient.acp.models import AgentStatus, MessageChunk, TextPart, ToolCallEvent
+from webclient.domain.state import Aspect, Item, SessionState
+from webclient.views import render
 from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
+from webclient.views.markdown_stream import Delta
 
 
 def drain(sub: Subscriber) -> list[str | None]:
@@ -77,7 +79,28 @@ async def test_a_new_item_is_appended_for_a_subscriber_that_did_not_know_it(hub:
     assert f'id="{item_id}"' in str(frame)
 
 
+def tool_call(hub: LiveHub, status: str) -> str:
+    update = status != "in_progress"
+    changed = hub.state.apply(ToolCallEvent(tool_call_id="t1", is_update=update, title="Read", status=status))
+    hub.mark(changed)
+    (item_id,) = changed
+    return item_id
+
+
 async def test_a_known_item_is_replaced_by_outerhtml(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = tool_call(hub, "in_progress")
+    hub.flush()
+    drain(sub)
+    tool_call(hub, "completed")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert "completed" in str(frame)
+
+
+async def test_a_known_answer_has_only_its_open_tail_replaced(hub: LiveHub) -> None:
     sub = hub.subscribe()
     item_id = agent_says(hub, "hel")
     hub.flush()
@@ -86,8 +109,63 @@ async def test_a_known_item_is_replaced_by_outerhtml(hub: LiveHub) -> None:
     hub.flush()
     (frame,) = drain(sub)
     roots = top_level(str(frame))
-    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
     assert "hello" in str(frame)
+
+
+async def test_finished_blocks_of_an_answer_are_sent_once_and_appended(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = agent_says(hub, "First paragraph.\n\nSec")
+    hub.flush()
+    drain(sub)
+    agent_says(hub, "ond paragraph.\n\nThird")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [r.attrs.get("hx-swap-oob") for r in roots] == [f"beforeend:#{item_id}-done", "outerHTML"]
+    assert "Second paragraph." in str(frame)
+    assert "First" not in str(frame)  # already sent
+    agent_says(hub, " and last.")
+    hub.flush()
+    (frame,) = drain(sub)
+    assert [r.attrs.get("id") for r in top_level(str(frame))] == [f"{item_id}-tail"]
+    assert "Second" not in str(frame)
+    assert "Third and last." in str(frame)
+
+
+async def test_the_bytes_sent_for_an_answer_grow_linearly_with_its_length(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    block = "A paragraph of about sixty characters, in *Markdown*.\n\n"
+    sizes = []
+    for _ in range(400):
+        agent_says(hub, block)
+        hub.flush()
+        sizes.append(sum(len(str(f)) for f in drain(sub)))
+    # Each frame carries one new block and the tail, however long the answer already is.
+    assert max(sizes[1:]) < 3 * len(block) + 400
+    assert sizes[-1] <= sizes[1] + 10
+
+
+async def test_a_tab_that_joins_mid_answer_continues_from_its_snapshot_split(hub: LiveHub) -> None:
+    early = hub.subscribe()
+    item_id = agent_says(hub, "One.\n\nTwo.\n\nThr")
+    hub.flush()
+    agent_says(hub, "ee.\n\nFo")  # not yet flushed when the late tab subscribes
+    late = hub.subscribe()
+    drain(early)
+    (snapshot,) = drain(late)
+    agent_says(hub, "ur.")
+    hub.flush()
+    (early_frame,) = drain(early)
+    (late_frame,) = drain(late)
+    assert "Three." in str(early_frame)  # finished since its last frame
+    assert "Three." not in str(late_frame)  # its snapshot already had it finished
+    assert "Three." in str(snapshot)
+    assert "Four." in str(late_frame) and "Four." in str(early_frame)
+    assert item_id in str(late_frame)
 
 
 async def test_one_flush_appends_for_one_tab_and_replaces_for_another(hub: LiveHub) -> None:
@@ -103,7 +181,9 @@ async def test_one_flush_appends_for_one_tab_and_replaces_for_another(hub: LiveH
     late_roots = top_level(str(late_frame))
     assert [r.attrs.get("hx-swap-oob") for r in early_roots] == ["beforeend:#transcript"]
     assert f'id="{item_id}"' in str(early_frame)
-    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in late_roots] == [(item_id, "outerHTML")]
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in late_roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
 
 
 async def test_a_subscriber_connecting_after_an_item_exists_gets_it_replaced_not_duplicated(
@@ -117,7 +197,9 @@ async def test_a_subscriber_connecting_after_an_item_exists_gets_it_replaced_not
     hub.flush()
     (frame,) = drain(sub)
     roots = top_level(str(frame))
-    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
     assert "beforeend" not in str(frame)
 
 
@@ -196,3 +278,82 @@ async def test_stop_without_start_still_ends_streams(hub: LiveHub) -> None:
     sub = hub.subscribe()
     await hub.stop()
     assert drain(sub)[-1] is None
+
+
+async def settle() -> None:
+    """Give the flusher task many loop turns (and a little time) to do whatever it is going to do."""
+    for _ in range(20):
+        await asyncio.sleep(0.005)
+
+
+async def test_after_a_quiet_spell_a_change_is_sent_at_once_whatever_the_frame_budget() -> None:
+    hub = LiveHub(SessionState(), interval=3600)  # a budget no test would wait out
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        agent_says(hub, "first")
+        frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert "first" in str(frame)
+    finally:
+        await hub.stop()
+
+
+async def test_while_changes_keep_coming_the_next_frame_waits_out_the_frame_budget() -> None:
+    hub = LiveHub(SessionState(), interval=3600)
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        agent_says(hub, "first")
+        await asyncio.wait_for(sub.frames.get(), 5)
+        agent_says(hub, " second")
+        await settle()
+        assert drain(sub) == []  # coalescing: held until the budget since the last frame is over
+    finally:
+        await hub.stop()
+
+
+async def test_a_tab_that_has_not_taken_its_last_frame_holds_the_next_until_it_does() -> None:
+    hub = LiveHub(SessionState(), interval=0)
+    sub = hub.subscribe()  # its snapshot waits in the queue: the tab is behind
+    hub.start()
+    try:
+        agent_says(hub, "one")
+        await settle()
+        assert sub.frames.qsize() == 1  # only the snapshot: the change waits for the tab
+        agent_says(hub, " two")
+        sub.frames.get_nowait()  # the tab catches up
+        frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert "one two" in str(frame)  # both changes in one frame
+    finally:
+        await hub.stop()
+
+
+async def test_a_changed_item_is_rendered_once_per_frame_for_every_tab_that_knows_it(
+    hub: LiveHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    real_item, real_delta = render.item, render.message_delta
+
+    def counting_item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
+        calls.append(f"item oob={oob}")
+        return real_item(state, entry, oob=oob)
+
+    def counting_delta(entry_id: str, change: Delta) -> str:
+        calls.append("delta")
+        return real_delta(entry_id, change)
+
+    monkeypatch.setattr(render, "item", counting_item)
+    monkeypatch.setattr(render, "message_delta", counting_delta)
+    first = hub.subscribe()
+    tool_call(hub, "in_progress")
+    agent_says(hub, "hello")
+    hub.flush()  # both new to `first`: appended
+    second = hub.subscribe()  # `second` got them in its snapshot
+    agent_says(hub, " again")
+    tool_call(hub, "completed")
+    calls.clear()
+    hub.flush()
+    assert sorted(calls) == ["delta", "item oob=True"]  # one render of each, shared by both tabs
+    assert drain(first)[-1] == drain(second)[-1]

@@ -135,3 +135,14 @@ def test_the_safety_probe_itself_flags_every_kind_of_active_markup() -> None:
     assert any("'composer'" in p for p in found)
     assert any("<img>" in p for p in found)
     assert any("data:text/html" in p for p in found)
+
+
+def test_text_past_the_markdown_limit_is_shown_escaped_as_it_is() -> None:
+    from webclient.views.markdown import MAX_MARKDOWN_CHARS
+
+    hostile = '<script>alert(1)</script><div hx-get="/x" id="composer">*not emphasis*</div>'
+    html = str(render_markdown(hostile + "x" * MAX_MARKDOWN_CHARS))
+    assert problems(html) == []
+    assert "&lt;script&gt;" in html
+    assert "<em>" not in html
+    assert html.startswith("<pre")

@@ -122,6 +122,21 @@ def test_message_chunk_ignores_annotations_and_meta_on_its_content() -> None:
     assert event == MessageChunk(role="agent", content=TextPart(text="x"))
 
 
+@pytest.mark.parametrize(
+    "update",
+    [
+        {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": 7}},
+        {"sessionUpdate": "agent_message_chunk", "content": {"type": "text"}},
+        {"sessionUpdate": "agent_message_chunk", "content": "x"},
+    ],
+    ids=["text not a string", "no text", "content not an object"],
+)
+def test_a_malformed_plain_text_chunk_is_a_notice_not_a_message(update: dict[str, Any]) -> None:
+    event = only_event(update)
+    assert isinstance(event, Notice)
+    assert event.level is NoticeLevel.WARNING
+
+
 # --- tool calls -----------------------------------------------------------------------------------------
 
 

@@ -210,3 +210,19 @@ async def test_an_endless_last_line_over_the_cap_ends_the_stream_too() -> None:
     t, overflows = capped(b"y" * 3000, max_line=1000)
     assert await t.receive() is None
     assert len(overflows) == 1
+
+
+async def test_intercepted_messages_never_reach_the_sdk_and_everything_keeps_wire_order() -> None:
+    reader = asyncio.StreamReader()
+    for n in range(4):
+        reader.feed_data(line({"jsonrpc": "2.0", "method": "session/update" if n % 2 else "x", "params": n}))
+    reader.feed_eof()
+    seen: list[int] = []
+
+    def intercept(message: dict[str, Any]) -> bool:
+        seen.append(message["params"])
+        return bool(message["method"] == "session/update")
+
+    t = NdjsonTransport(reader, FakeWriter(), [].append, intercept=intercept)  # type: ignore[arg-type]
+    assert [m["params"] for m in await receive_all(t)] == [0, 2]
+    assert seen == [0, 1, 2, 3]

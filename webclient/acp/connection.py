@@ -99,7 +99,13 @@ class AgentConnection:
         await self.process.start()
         proc = self.process.process
         assert proc.stdout is not None and proc.stdin is not None
-        transport = NdjsonTransport(proc.stdout, proc.stdin, self._on_garbage, on_overflow=self._on_overflow)
+        transport = NdjsonTransport(
+            proc.stdout,
+            proc.stdin,
+            self._on_garbage,
+            on_overflow=self._on_overflow,
+            intercept=self._intercept,
+        )
         self._router = build_client_router(_ClientRequests(self._listener))  # type: ignore[arg-type]
         self._conn = Connection(
             self._handle,
@@ -210,18 +216,23 @@ class AgentConnection:
         except (ConnectionError, OSError):
             raise await self._exited_error() from None
 
+    def _intercept(self, message: dict[str, Any]) -> bool:
+        # `session/update` notifications are the stream: handled here, as each line is read, so they reach
+        # the listener in wire order (the SDK would hand each to its own task, where order is not kept)
+        # and without the SDK's per-message copy, task and tracing span.
+        if message.get("method") != "session/update" or "id" in message:
+            return False
+        self._listener.on_wire("in", message)
+        self._listener.on_update(translate_update(message.get("params")))
+        return True
+
     def _observe(self, event: StreamEvent) -> None:
-        # Observers run synchronously in the receive loop, so updates reach the listener in wire order;
-        # the SDK hands each message's handler to its own task, where order is no longer guaranteed.
-        message = event.message
+        # Every other message, both ways, for the protocol log; observers run synchronously in the
+        # receive loop, so the log keeps wire order.
         direction = "in" if event.direction is StreamDirection.INCOMING else "out"
-        self._listener.on_wire(direction, message)
-        if direction == "in" and message.get("method") == "session/update" and "id" not in message:
-            self._listener.on_update(translate_update(message.get("params")))
+        self._listener.on_wire(direction, event.message)
 
     async def _handle(self, method: str, params: Any, is_notification: bool) -> Any:
-        if method == "session/update" and is_notification:
-            return None  # already translated in _observe
         return await self._router(method, params, is_notification)
 
     def _on_garbage(self, line: str) -> None:

@@ -120,12 +120,42 @@ def content_to_wire(part: ContentPart) -> dict[str, Any]:
 
 def _message(role: str, model_type: type[BaseModel]) -> Callable[[dict[str, Any]], Sequence[SessionEvent]]:
     def translate(update: dict[str, Any]) -> Sequence[SessionEvent]:
+        plain = _plain_text_chunk(role, update)
+        if plain is not None:
+            return [plain]
         chunk = model_type.model_validate(update)
         content = _content_from_model(chunk.content)  # type: ignore[attr-defined]
         message_id = getattr(chunk, "message_id", None)
         return [MessageChunk(role=role, content=content, message_id=message_id)]  # type: ignore[arg-type]
 
     return translate
+
+
+_PLAIN_CHUNK_KEYS = frozenset({"sessionUpdate", "content", "messageId"})
+_PLAIN_TEXT_KEYS = frozenset({"type", "text"})
+
+
+def _plain_text_chunk(role: str, update: dict[str, Any]) -> MessageChunk | None:
+    """The common chunk, `{"content": {"type": "text", "text": ...}}` and nothing else, checked by hand.
+
+    This is the stream's hot path: the SDK's model validation costs more than everything else we do
+    with a chunk. Anything with more fields (annotations, `_meta`) or other types takes the full path.
+    """
+    content = update.get("content")
+    if (
+        not isinstance(content, dict)
+        or content.keys() != _PLAIN_TEXT_KEYS
+        or content["type"] != "text"
+        or not isinstance(content["text"], str)
+        or not update.keys() <= _PLAIN_CHUNK_KEYS
+    ):
+        return None
+    message_id = update.get("messageId")
+    if message_id is not None and not isinstance(message_id, str):
+        return None
+    # Every field is checked above, so the models need no second validation.
+    part = TextPart.model_construct(text=content["text"])
+    return MessageChunk.model_construct(role=role, content=part, message_id=message_id)  # type: ignore[arg-type]
 
 
 def _tool_call(update: dict[str, Any]) -> Sequence[SessionEvent]:

@@ -1,8 +1,11 @@
-"""Fan-out of one session's changes to every connected tab, coalesced into a few frames per second.
+"""Fan-out of one session's changes to every connected tab: at once when quiet, coalesced under load.
 
-State changes only mark keys dirty; a single flusher task owned by the hub renders what is dirty at most
-once per `interval` and sends one frame to each tab. So a fast agent streaming hundreds of chunks a
-second costs the browser a handful of swaps, and every tab sees the same markup.
+State changes only mark keys dirty; a single flusher task owned by the hub renders what is dirty and
+sends one frame to each tab. After a quiet spell the first change goes out on the next loop turn (a
+chunk is on screen a few milliseconds after the agent wrote it). While changes keep coming, the next
+frame waits for two things: the frame budget (`interval`, the least time between two frames) and every
+tab having taken its previous frame (a tab that falls behind slows the frames down instead of piling
+them up). So a flood costs the browser a bounded number of swaps, all of the same markup in every tab.
 """
 
 from __future__ import annotations
@@ -15,24 +18,53 @@ from webclient.domain.prompt import ComposerAttachments
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import render
 from webclient.views.inspector import Cursor, InspectorFeed
+from webclient.views.markdown_stream import delta, finished_end, streamed_text
 from webclient.views.regions import is_region
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
 MAX_QUEUED_FRAMES = 256
+# The longest the next frame waits for a slow tab to take its previous one: a stuck tab must not stall
+# the others (it is dropped once its queue is full).
+MAX_BACKLOG_WAIT = 0.5
+
+
+class _FrameQueue(asyncio.Queue[str | None]):
+    """A tab's frames; `empty` is set whenever the tab has taken all of them, however it took them."""
+
+    def __init__(self) -> None:
+        super().__init__(maxsize=MAX_QUEUED_FRAMES)
+        self.empty_event = asyncio.Event()
+        self.empty_event.set()
+
+    def _put(self, item: str | None) -> None:
+        super()._put(item)  # type: ignore[misc]
+        self.empty_event.clear()
+
+    def _get(self) -> str | None:
+        item: str | None = super()._get()  # type: ignore[misc]
+        if self.empty():
+            self.empty_event.set()
+        return item
 
 
 class Subscriber:
     """One connected tab: the frames waiting for it and the transcript entries it already has."""
 
     def __init__(self) -> None:
-        self.frames: asyncio.Queue[str | None] = asyncio.Queue(maxsize=MAX_QUEUED_FRAMES)
+        self.frames = _FrameQueue()
         self.known_items: set[str] = set()
+        # For each streamed answer this tab has, where the finished blocks it was sent end.
+        self.streamed: dict[str, int] = {}
         self.inspector = Cursor()  # what this tab's protocol inspector already shows
         # Only a tab whose inspector is open is sent its entries: a closed panel costs nothing.
         self.watching_inspector = False
         self.dropped = False
         # This tab's composer attachments: the page only holds their opaque ids.
         self.composer = ComposerAttachments()
+
+    async def drained(self) -> None:
+        """Wait until this tab has taken every frame it was given."""
+        await self.frames.empty_event.wait()
 
     def push(self, frame: str) -> None:
         if self.dropped:
@@ -86,6 +118,9 @@ class LiveHub:
         sub = Subscriber()
         sub.push(render.snapshot(self.state))
         sub.known_items = {entry.id for entry in self.state.items}
+        for entry in self.state.items:
+            if (text := streamed_text(entry)) is not None:
+                sub.streamed[entry.id] = finished_end(text)  # where the snapshot split it
         self._subscribers.add(sub)
         return sub
 
@@ -116,11 +151,10 @@ class LiveHub:
             return
         regions = "".join(render.region(self.state, key) for key in sorted(dirty) if is_region(key))
         entries = [entry for entry in self.state.items if entry.id in dirty]
-        replaced = {entry.id: render.item(self.state, entry, oob=True) for entry in entries}
-        appended = {entry.id: render.item(self.state, entry) for entry in entries}
+        rendered = _Rendered(self.state)
         wire = self.inspector.batch() if self.inspector is not None and Aspect.PROTOCOL_LOG in dirty else None
         for sub in list(self._subscribers):
-            frame = regions + self._entries_for(sub, entries, replaced, appended)
+            frame = regions + self._entries_for(sub, entries, rendered)
             if wire is not None and sub.watching_inspector:
                 frame += wire.frame_for(sub.inspector)
             if frame:
@@ -130,25 +164,83 @@ class LiveHub:
         self.frames_sent += 1
 
     @staticmethod
-    def _entries_for(
-        sub: Subscriber, entries: list[Item], replaced: dict[str, str], appended: dict[str, str]
-    ) -> str:
+    def _entries_for(sub: Subscriber, entries: list[Item], rendered: _Rendered) -> str:
         html: list[str] = []
         new: list[str] = []
         for entry in entries:
-            entry_id = entry.id
-            if entry_id in sub.known_items:
-                html.append(replaced[entry_id])
+            text = streamed_text(entry)
+            start = sub.streamed.get(entry.id)
+            if text is not None and start is not None:
+                end, frame = rendered.delta(entry.id, text, start)
+                html.append(frame)
+                sub.streamed[entry.id] = end
+                continue
+            if entry.id in sub.known_items:
+                html.append(rendered.item(entry, oob=True))
             else:
-                new.append(appended[entry_id])
-                sub.known_items.add(entry_id)
+                new.append(rendered.item(entry, oob=False))
+                sub.known_items.add(entry.id)
+            if text is None:
+                sub.streamed.pop(entry.id, None)  # shown whole from now on (say, an image joined it)
+            else:
+                sub.streamed[entry.id] = rendered.finished_end(entry.id, text)
         if new:
             html.append(render.append_items("".join(new)))
         return "".join(html)
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        last = -float("inf")
         while True:
             await self._wake.wait()
-            # Let more changes pile up: this is what turns many chunks into one frame.
-            await asyncio.sleep(self._interval)
+            # One loop turn: the changes read from the same burst of agent output join this frame.
+            await asyncio.sleep(0)
+            wait = last + self._interval - loop.time()
+            if wait > 0:  # changes keep coming: hold to the frame budget, so they coalesce
+                await asyncio.sleep(wait)
+            await self._tabs_drained()
             self.flush()
+            last = loop.time()
+
+    async def _tabs_drained(self) -> None:
+        """Wait (a bounded time) until every tab took its last frame: a backlog means it cannot keep up."""
+        waiting = [sub.drained() for sub in self._subscribers if not sub.frames.empty()]
+        if waiting:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*waiting), MAX_BACKLOG_WAIT)
+
+
+class _Rendered:
+    """One frame's rendering of transcript entries: each entry rendered at most once per variant.
+
+    Every tab that has an answer up to the same point shares one rendering of what changed since.
+    """
+
+    def __init__(self, state: SessionState) -> None:
+        self._state = state
+        self._html: dict[tuple[str, bool], str] = {}
+        self._deltas: dict[tuple[str, int], tuple[int, str]] = {}
+        self._ends: dict[str, int] = {}
+
+    def delta(self, entry_id: str, text: str, start: int) -> tuple[int, str]:
+        """A streamed answer's change for a tab whose finished blocks end at `start`: (new end, frame)."""
+        key = (entry_id, start)
+        found = self._deltas.get(key)
+        if found is None:
+            change = delta(text, start)
+            found = self._deltas[key] = (change.end, render.message_delta(entry_id, change))
+        return found
+
+    def finished_end(self, entry_id: str, text: str) -> int:
+        """Where the full rendering of this answer (in this frame) split it."""
+        end = self._ends.get(entry_id)
+        if end is None:
+            end = self._ends[entry_id] = finished_end(text)
+        return end
+
+    def item(self, entry: Item, *, oob: bool) -> str:
+        key = (entry.id, oob)
+        html = self._html.get(key)
+        if html is None:
+            html = self._html[key] = render.item(self._state, entry, oob=oob)
+        return html

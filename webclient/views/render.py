@@ -21,6 +21,7 @@ from webclient.views import hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
 from webclient.views.diff import unified
 from webclient.views.markdown import render_markdown
+from webclient.views.markdown_stream import Delta, Split, split, streamed_text
 from webclient.views.notices import has_detail, plain_text
 from webclient.views.paths import TEMPLATES_DIR
 from webclient.views.regions import REGIONS, is_region
@@ -41,6 +42,7 @@ def environment() -> Environment:
         lstrip_blocks=False,
     )
     env.filters["markdown"] = render_markdown
+    env.filters["streamed_split"] = _streamed_split
     env.filters["safe_image_mime"] = lambda mime: str(mime).lower() in DISPLAYABLE_IMAGE_TYPES
     env.filters["hidden_segments"] = hidden_chars.segments
     env.filters["approx_size"] = approx_size
@@ -85,6 +87,20 @@ def error_page(status: int, title: str, what_happened: str, what_to_do: str) -> 
 def item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
     """One transcript entry; with `oob`, marked to replace the element with the same id."""
     return _partial("_item.html", state=state, item=entry, oob=oob)
+
+
+def message_delta(entry_id: str, change: Delta) -> str:
+    """A streamed answer's newly finished blocks (appended to those the tab has) and its new open tail."""
+    tail = _partial("_message_tail.html", item_id=entry_id, tail=change.tail, oob=True)
+    if not change.added:
+        return tail
+    added = Markup('<div hx-swap-oob="beforeend:#{}-done">{}</div>').format(entry_id, change.added)
+    return str(added) + tail
+
+
+def _streamed_split(entry: Item) -> Split | None:
+    text = streamed_text(entry)
+    return None if text is None else split(text)
 
 
 def append_items(html: str) -> str:

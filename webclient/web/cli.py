@@ -1,4 +1,9 @@
-"""`webclient [--agent NAME|CMD] [--config PATH] [--agent-env KEY=VALUE] [--cwd DIR] [--port N] ...`."""
+"""`webclient [--agent NAME|CMD] [--config PATH] [--agent-env KEY=VALUE] [--cwd DIR] [--port N] ...`.
+
+Start-up prints the address first: the socket is bound and listening before anything heavy is imported
+(the app, and through it the ACP SDK, whose schema module alone takes over a second to import), so the
+URL shows at once and a browser that opens it waits in the listen queue until the server answers.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +18,11 @@ import webbrowser
 from collections.abc import Sequence
 from typing import Any
 
-import uvicorn
 from pydantic import ValidationError
 
 from webclient import __version__
 from webclient.errors import SettingsError
 from webclient.settings import Settings
-from webclient.web.app import create_app
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,17 +141,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"webclient: cannot listen on {settings.host}:{settings.port}: {exc.strerror}", file=sys.stderr)
         return 2
     port = sock.getsockname()[1]
-    app = create_app(settings, port)
     url = url_for(settings.host, port, settings.token)
     print(f"webclient {__version__} is running at {url}", flush=True)
+    if settings.open_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    serve(settings, sock)
+    return 0
+
+
+def serve(settings: Settings, sock: socket.socket) -> None:
+    """Import the server (the slow part of start-up) and serve on the bound socket until interrupted."""
+    import uvicorn
+
+    from webclient.web.app import create_app
+
+    app = create_app(settings, sock.getsockname()[1])
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
     server = uvicorn.Server(config)
     # uvicorn shuts down gracefully (stopping the agent's process group) on SIGINT and SIGTERM. A closed
     # terminal sends SIGHUP, whose default would end us at once and leave the agent running: the
     # agent has its own session, so the terminal's hangup does not reach it.
     signal.signal(signal.SIGHUP, server.handle_exit)
-    if settings.open_browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
-    return 0

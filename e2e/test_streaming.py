@@ -1,0 +1,82 @@
+"""Streaming in a real browser: an answer assembled from finished blocks and tails equals a fresh render."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.conftest import screenshot
+from tests.live import LiveServer, run_server, scripted_agent
+
+END = "\u2016"  # the scripted agent's end marker
+
+
+@pytest.fixture
+def stream_server(tmp_path: Path) -> Iterator[LiveServer]:
+    with run_server(agent=scripted_agent("stream"), cwd=tmp_path) as live:
+        yield live
+
+
+def ask(page: Page, server: LiveServer, prompt: str) -> None:
+    page.goto(server.url)
+    expect(page).to_have_url(re.compile(r"/s/s\d+$"))
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    composer = page.get_by_test_id("composer")
+    composer.fill(prompt)
+    composer.press("Enter")
+
+
+def answer_html(page: Page) -> str:
+    return str(page.locator('[data-testid="message"][data-role="agent"] .body').inner_html())
+
+
+def test_a_long_markdown_answer_streamed_in_pieces_shows_what_a_fresh_page_shows(
+    page: Page, stream_server: LiveServer
+) -> None:
+    ask(page, stream_server, "markdown 60")
+    answer = page.locator('[data-testid="message"][data-role="agent"]')
+    expect(answer).to_contain_text(END, timeout=30_000)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    # Every finished block is in the finished part; the page assembled it from the frames it got.
+    expect(answer.locator(".md-done h2")).to_have_count(15)
+    expect(answer.locator(".md-done pre")).to_have_count(15)
+    streamed = answer_html(page)
+    screenshot(page, "streamed-markdown")
+    page.reload()
+    expect(page.locator('[data-testid="message"][data-role="agent"]')).to_contain_text(END)
+    assert answer_html(page) == streamed
+
+
+@pytest.mark.parametrize("prompt", ["markdown 9", "big 300000"], ids=["markdown", "huge-chunk"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_screenshots_of_a_streamed_answer(
+    browser: Browser, stream_server: LiveServer, scheme: str, size: tuple[int, int], prompt: str
+) -> None:
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)  # type: ignore[arg-type]
+    page = context.new_page()
+    try:
+        ask(page, stream_server, prompt)
+        answer = page.locator('[data-testid="message"][data-role="agent"]')
+        expect(answer).to_contain_text(END, timeout=30_000)
+        screenshot(page, f"streamed-{prompt.split()[0]}-{width}-{scheme}")
+    finally:
+        context.close()
+
+
+def test_a_huge_chunk_shows_as_plain_text_and_the_page_stays_usable(
+    page: Page, stream_server: LiveServer
+) -> None:
+    ask(page, stream_server, "big 300000")
+    answer = page.locator('[data-testid="message"][data-role="agent"]')
+    expect(answer.locator("pre.plain-text")).to_contain_text(END, timeout=30_000)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    composer = page.get_by_test_id("composer")
+    composer.fill("markdown 2")
+    composer.press("Enter")
+    expect(page.locator('[data-testid="message"][data-role="agent"]')).to_have_count(2, timeout=30_000)

@@ -1,0 +1,46 @@
+"""The streaming benchmark still runs end to end (tiny workloads): it must not rot. No timings asserted."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="needs Debian's Chromium")
+def test_a_tiny_run_of_the_streaming_benchmark_prints_every_figure_next_to_its_target() -> None:
+    argv = [sys.executable, str(ROOT / "bench" / "streaming.py"), "--runs", "1", "--flood", "200"]
+    argv += [
+        "--stamped",
+        "10",
+        "--markdown",
+        "8",
+        "--big",
+        "20000",
+        "--sessions",
+        "2",
+        "--memory-flood",
+        "200",
+    ]
+    argv += ["--no-startup"]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    table = done.stdout
+    for figure in (
+        "flood 200:",
+        "stamped 10 200:",
+        "server CPU",
+        "markdown 8:",
+        "big 20000:",
+        "tool 20000:",
+        "RSS:",
+    ):
+        assert figure in table, table
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "workload" not in line]
+    assert all(not re.search(r"\bnan\b", row) for row in rows), table
