@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.accessibility import describe, violations
-from e2e.conftest import screenshot
+from e2e.conftest import open_signed_in, screenshot, sign_in
 from e2e.test_suggestions import agent_messages, chips, prompt
 from tests.live import AGENTS, LiveServer, run_server, scripted_agent
 
@@ -60,8 +60,8 @@ def shoot_variants(browser: Browser, server: LiveServer, path: str, name: str) -
     """Screenshots of `path` in every size and colour scheme."""
     for variant, (viewport, scheme) in VARIANTS.items():
         context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+        sign_in(context, server)  # the printed link signs in once; every other browser uses its cookie
         page = context.new_page()
-        page.goto(server.url)
         page.goto(server.base + path)
         expect(page.get_by_test_id("agent-status")).not_to_have_attribute("data-state", "starting")
         screenshot(page, f"{name}-{variant}")
@@ -89,7 +89,7 @@ def slow_agent(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
 def test_a_prompt_sent_while_the_session_opens_waits_for_it_and_is_answered(
     page: Page, slow_agent: LiveServer
 ) -> None:
-    page.goto(slow_agent.url)
+    open_signed_in(page, slow_agent)
     status = page.get_by_test_id("agent-status")
     expect(status).to_have_attribute("data-state", "ready", timeout=30_000)
     page.get_by_test_id("new-session").click()
@@ -108,7 +108,7 @@ def test_a_prompt_sent_while_the_session_opens_waits_for_it_and_is_answered(
 def test_two_agents_answer_side_by_side_in_two_sessions(
     page: Page, browser: Browser, two_agents: LiveServer
 ) -> None:
-    page.goto(two_agents.url)
+    open_signed_in(page, two_agents)
     expect(page).to_have_url(re.compile(r"/s/s1$"))
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     choices = page.get_by_test_id("new-session-agent").locator("option")
@@ -143,7 +143,7 @@ def test_two_agents_answer_side_by_side_in_two_sessions(
 
 
 def test_signing_in_with_an_api_key_in_the_page(page: Page, browser: Browser, key_agent: LiveServer) -> None:
-    page.goto(key_agent.url)
+    open_signed_in(page, key_agent)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "auth-required")
     sign_in = page.get_by_test_id("auth")
     expect(sign_in.get_by_test_id("auth-command")).to_contain_text("env_sign_in.py --login")
