@@ -351,6 +351,9 @@ def test_suggestion_states_have_no_serious_accessibility_violations(
         assert not found, f"{style}, {scheme}:\n{describe(found)}"
     prompt(page, "/suggest-demo many")
     use_style(page, "chips")
+    # The list comes a moment after the turn ends: wait until the many have replaced the files.
+    expect(page.locator('#suggestions [data-testid="suggestion-attachment"]')).to_have_count(0)
+    expect(page.locator('#suggestions [data-testid="suggestion"]').nth(7)).to_be_attached()
     page.get_by_test_id("composer").press("Escape")
     expect(page.get_by_test_id("suggestions-restore")).to_be_visible()
     found = violations_in_suggestions(page)

@@ -42,8 +42,10 @@ def prompt(page: Page, text: str) -> None:
 
 
 def suggest(page: Page, *prompts: list[dict[str, Any]]) -> None:
-    """Have the demo agent offer exactly these prompts (each a list of content blocks)."""
+    """Have the demo agent offer exactly these prompts (each a list of content blocks), and wait until the
+    page has them: they come a moment after the turn ends, often in a frame of their own."""
     prompt(page, "/suggest " + json.dumps([{"prompt": blocks} for blocks in prompts]))
+    expect(page.locator('#suggestions [data-testid="suggestion"]')).to_have_count(len(prompts))
 
 
 def text(value: str) -> dict[str, Any]:
