@@ -109,3 +109,9 @@ def test_protected_globs_add_to_the_defaults(root: Path, glob: str, protected: s
 def test_the_default_patterns_are_listed_for_documentation() -> None:
     assert ".git/" in DEFAULT_PATTERNS and ".github/workflows/" in DEFAULT_PATTERNS
     assert ".env.*" in DEFAULT_PATTERNS and "*.pem" in DEFAULT_PATTERNS
+
+
+def test_webclients_own_settings_file_is_protected(tmp_path: Path) -> None:
+    paths = ProtectedPaths(tmp_path)
+    assert paths.is_protected(tmp_path / ".config" / "webclient" / "settings.json")
+    assert not paths.is_protected(tmp_path / "webclient" / "other.json")

@@ -259,6 +259,11 @@ class LiveSession(Generic[SinkT]):
 
         `ours`: the client asks (a protected write), so the end of the turn also answers "cancelled".
         """
+        if not ours:
+            # The request's tool call is a tool call: it fills in (or opens) the card with its id, so an
+            # agent that describes a call only here (qwen-code) still gets a card with a title, and the
+            # question sits right under it.
+            self.hub.mark(self.state.apply(request.tool_call))
         item = PermissionItem(request=request, asked_by_client=ours)
         future: asyncio.Future[PermissionOutcome] = asyncio.get_running_loop().create_future()
         self._permissions[item.id] = future

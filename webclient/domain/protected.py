@@ -62,6 +62,8 @@ class ProtectedPaths:
         parts = tuple(part.lower() for part in relative.parts)
         if any(_contains(parts, d) for d in _DIRECTORIES):  # the directory, or a file of its name
             return True
+        if parts[-2:] == ("webclient", "settings.json"):  # our own settings file (agents, their env)
+            return True
         name = parts[-1] if parts else ""
         if any(fnmatch.fnmatchcase(name, pattern) for pattern in _NAMES):
             return True
