@@ -52,7 +52,11 @@ def test_one_mode_selector_meta_output_a_permissions_diff_and_no_empty_bubble(
     composer.press("Enter")
 
     request = pending(page)
-    expect(request.get_by_test_id("diff")).to_contain_text("remember the oat milk")
+    # The request's tool call fills in its card (which shows the proposed diff, once) right above it.
+    proposed = page.get_by_test_id("diff").filter(has_text="remember the oat milk")
+    expect(proposed).to_have_count(1)
+    edit = page.locator('[data-testid="tool-call"]').filter(has=proposed)
+    expect(edit).to_have_attribute("data-tool-call-id", request.get_attribute("data-tool-call-id") or "")
     expect(request.locator(".tool-locations")).to_have_text("/w/notes.txt")
     card = page.locator('[data-testid="tool-call"][data-kind="execute"]')
     expect(card.get_by_test_id("terminal-output")).to_have_text(".\n..\nREADME.md\nsrc\n")
@@ -70,7 +74,7 @@ def test_one_mode_selector_meta_output_a_permissions_diff_and_no_empty_bubble(
             view = context.new_page()
             view.set_default_timeout(30_000)
             view.goto(quirks_server.url)  # the same session, its request still pending
-            expect(pending(view).get_by_test_id("diff")).to_be_visible()
+            expect(view.get_by_test_id("diff").filter(has_text="remember the oat milk")).to_be_visible()
             pending(view).scroll_into_view_if_needed()
             screenshot(view, f"real-agent-quirks-{size}-{scheme}")
             context.close()
