@@ -1,6 +1,7 @@
 """Notices in plain words: what a person needs to know first, with the technical text one click away.
 
-The domain words its notices for the record ("prompt suggestions: ...", "session/new failed: ...");
+The domain words its notices for the record ("prompt suggestions: ...", "the agent could not open a
+session: ...");
 this module says what they mean for the user. A notice it does not know keeps its own words.
 """
 
@@ -17,7 +18,7 @@ PLAIN: tuple[tuple[str, str], ...] = (
     ),
     ("could not list the agent's sessions", "The list of stored sessions could not be loaded."),
     ("could not open session", "That session could not be opened."),
-    ("session/new failed", "A new session could not be started."),
+    ("the agent could not open a session", "A new session could not be started."),
     ("ignored an update for unknown session", "The agent sent news about a session that is not open here."),
     (
         "declined a permission request",
