@@ -86,6 +86,9 @@ def test_the_next_test_gets_an_empty_session_alone_and_the_pristine_workspace(
     (e2e_workspace / "left-behind.txt").write_text("from an earlier test\n")
     (e2e_workspace / "src" / "cart.py").write_text("# overwritten\n")
 
+    # The next test's page is a new one: this one leaves first, so the server's move of its tab off
+    # the session being closed cannot race the navigation below.
+    page.goto("about:blank")
     # What the fixtures do before the next test.
     fill_workspace(e2e_workspace)
     following = new_test_session(module_server, demo_state)
