@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 
 from tests.integration.support import Harness, eventually
+from tests.integration.test_client_requests import answers, permission
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.approval import ALLOW, REJECT
-from webclient.domain.state import FileWriteItem, MessageItem, NoticeItem, PermissionItem, PermissionState
+from webclient.domain.state import FileWriteItem, NoticeItem, PermissionItem, PermissionState
 from webclient.settings import Settings
 
 CONFIG = "[core]\n\tbare = false\n"
@@ -44,15 +45,6 @@ async def running(workspace: Path, **settings: Any) -> AsyncIterator[Harness]:
         yield runtime
     finally:
         await runtime.shutdown()
-
-
-def answers(runtime: Harness) -> list[dict[str, Any]]:
-    texts = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent"]
-    return [json.loads(t.removeprefix("ANSWER ")) for t in texts if t.startswith("ANSWER ")]
-
-
-def permission(runtime: Harness) -> PermissionItem | None:
-    return next((i for i in runtime.state.items if isinstance(i, PermissionItem)), None)
 
 
 async def asked(runtime: Harness, prompt: str) -> PermissionItem:
