@@ -12,6 +12,13 @@ to docs/ when WEBCLIENT_UPDATE_SCREENSHOTS=1.
 
 from __future__ import annotations
 
+import os
+
+# The suite's agents speak ACP v1 unless a test asks for v2 or auto itself (they are v1 agents, and
+# `auto` would start each of them twice). `WEBCLIENT_PROTOCOL=auto make test` runs everything else
+# through the negotiation too.
+os.environ.setdefault("WEBCLIENT_PROTOCOL", "1")
+
 import dataclasses
 import os
 import re

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
+# The suite's agents speak ACP v1 unless a test asks for v2 or auto itself (they are v1 agents, and
+# `auto` would start each of them twice). `WEBCLIENT_PROTOCOL=auto make test` runs everything else
+# through the negotiation too.
+os.environ.setdefault("WEBCLIENT_PROTOCOL", "1")
+
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path

@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     prompt_suggestions: bool = True
     jetbrains_air: bool = False
     suggestion_style: Literal["chips", "list", "ghost"] = "chips"
+    # The ACP version to offer: "auto" offers v2 and falls back to v1 for an agent that answers 1.
+    protocol: Literal["auto", "1", "2"] = "auto"
     initialize_timeout: float = Field(default=30.0, gt=0)
     # The frame budget: the least time between two live frames while changes keep coming (4 ms: a chunk
     # waits at most that long; a tab that has not taken its last frame holds the next one anyway). After a

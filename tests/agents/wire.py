@@ -11,13 +11,26 @@ from typing import Any
 
 
 def read() -> dict[str, Any] | None:
-    """The next message from the client, or None when stdin closes."""
+    """The next message from the client, or None when stdin closes.
+
+    With `WIRE_RECORD` set, the params of each `initialize` are appended to that file (one JSON line)."""
     while True:
         line = sys.stdin.readline()
         if not line:
             return None
         if line.strip():
-            return json.loads(line)
+            message: dict[str, Any] = json.loads(line)
+            _record_initialize(message)
+            return message
+
+
+def _record_initialize(message: dict[str, Any]) -> None:
+    import os
+
+    path = os.environ.get("WIRE_RECORD")
+    if path and message.get("method") == "initialize":
+        with open(path, "a") as f:
+            f.write(json.dumps(message.get("params")) + "\n")
 
 
 def write(message: dict[str, Any]) -> None:

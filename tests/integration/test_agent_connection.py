@@ -38,6 +38,8 @@ class Recorder:
         self.wire: list[tuple[str, dict[str, Any]]] = []
         self.permission_requests: list[PermissionRequest] = []
         self.permission_outcome = PermissionOutcome(option_id="allow")
+        self.versions: list[int] = []
+        self.notes: list[str] = []
 
     def on_update(self, translation: Translation) -> None:
         self.translations.append(translation)
@@ -45,8 +47,12 @@ class Recorder:
     def on_notice(self, notice: Notice) -> None:
         self.notices.append(notice)
 
-    def on_wire(self, direction: str, message: dict[str, Any]) -> None:
+    def on_wire(self, direction: str, message: dict[str, Any], version: int) -> None:
         self.wire.append((direction, message))
+        self.versions.append(version)
+
+    def on_wire_note(self, text: str) -> None:
+        self.notes.append(text)
 
     async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
         self.permission_requests.append(request)

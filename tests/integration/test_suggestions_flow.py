@@ -21,7 +21,7 @@ from tests.live import scripted_agent
 from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES
 from webclient.acp.models import AgentStatus, NoticeLevel, TextPart
 from webclient.domain.live_session import SUGGESTION_GRACE_SECONDS
-from webclient.domain.state import MessageItem, NoticeItem
+from webclient.domain.state import MessageItem, NoticeItem, TurnState
 from webclient.settings import Settings
 
 SUGGESTIONS_UPDATE = "prompt_suggestions_update"
@@ -56,9 +56,8 @@ async def turn(runtime: Harness, text: str) -> None:
 
 
 async def finish_turn(runtime: Harness) -> None:
-    task = runtime.current._turn
-    assert task is not None
-    await eventually(task.done, 20, "the turn to end")
+    assert runtime.state.turn is not TurnState.IDLE, "no turn is running"
+    await eventually(lambda: runtime.state.turn is TurnState.IDLE, 20, "the turn to end")
 
 
 def notices(runtime: Harness, containing: str = "") -> list[str]:
@@ -356,7 +355,7 @@ async def test_suggestions_in_load_replay_are_not_offered_and_give_a_notice(work
         assert messages(runtime) == [("user", "old question"), ("agent", "old answer")]
         assert runtime.state.suggestions == ()
         [notice] = notices(runtime, "prompt suggestions")
-        assert "during session/load replay" in notice
+        assert "during its replay" in notice
 
 
 async def test_update_for_an_unknown_session_is_ignored_with_a_notice(workspace: Path) -> None:

@@ -29,16 +29,16 @@ def update(session_id: str, kind: str) -> dict[str, Any]:
 def opened_log() -> WireLog:
     """initialize, then two sessions A and B created, each with a prompt."""
     log = WireLog()
-    log.record("out", request(0, "initialize", protocolVersion=1), at=10.0)
-    log.record("in", result(0, {"protocolVersion": 1}), at=10.1)
-    log.record("out", request(1, "session/new", cwd="/w"), at=11.0)
-    log.record("in", update("A", "available_commands_update"), at=11.05)
-    log.record("in", result(1, {"sessionId": "A"}), at=11.2)
-    log.record("out", request(2, "session/new", cwd="/w"), at=12.0)
-    log.record("in", result(2, {"sessionId": "B"}), at=12.1)
-    log.record("out", request(3, "session/prompt", sessionId="A", prompt=[]), at=13.0)
-    log.record("in", update("A", "agent_message_chunk"), at=13.1)
-    log.record("in", result(3, {"stopReason": "end_turn"}), at=13.5)
+    log.record("out", request(0, "initialize", protocolVersion=1), version=1, at=10.0)
+    log.record("in", result(0, {"protocolVersion": 1}), version=1, at=10.1)
+    log.record("out", request(1, "session/new", cwd="/w"), version=1, at=11.0)
+    log.record("in", update("A", "available_commands_update"), version=1, at=11.05)
+    log.record("in", result(1, {"sessionId": "A"}), version=1, at=11.2)
+    log.record("out", request(2, "session/new", cwd="/w"), version=1, at=12.0)
+    log.record("in", result(2, {"sessionId": "B"}), version=1, at=12.1)
+    log.record("out", request(3, "session/prompt", sessionId="A", prompt=[]), version=1, at=13.0)
+    log.record("in", update("A", "agent_message_chunk"), version=1, at=13.1)
+    log.record("in", result(3, {"stopReason": "end_turn"}), version=1, at=13.5)
     return log
 
 
@@ -132,6 +132,7 @@ def test_jsonl_has_one_object_per_line_with_times_since_the_session_started() ->
         "response": True,
         "id": 3,
         "rtt_ms": 500.0,
+        "version": 1,
         "message": result(3, {"stopReason": "end_turn"}),
     }
     only = [json.loads(line)["method"] for line in session_jsonl(log, "A", "new").splitlines()]
@@ -239,3 +240,18 @@ def test_the_panel_says_how_many_older_entries_were_dropped() -> None:
     assert frame.count('data-testid="inspector-entry"') == 3
     assert "57 older entries were dropped to keep memory bounded." in frame
     assert "download to see" not in frame  # the download does not have them either
+
+
+def test_a_note_sits_in_wire_order_in_every_session_and_in_the_download() -> None:
+    log = WireLog()
+    log.record("out", request(0, "initialize", protocolVersion=2), version=2, at=1.0)
+    log.record("in", result(0, {"protocolVersion": 1}), version=2, at=1.1)
+    note = log.note("The agent answered ACP version 1, so webclient restarted it", at=1.2)
+    log.record("out", request(0, "initialize", protocolVersion=1), version=1, at=1.5)
+    entries = log.view("A")
+    assert [e.direction for e in entries] == ["out", "in", "note", "out"]
+    assert note.is_note and not entries[0].is_note
+    assert [e.version for e in entries] == [2, 2, None, 1]
+    records = [json.loads(line) for line in session_jsonl(log, "A").splitlines()]
+    assert records[2]["message"] == {"note": "The agent answered ACP version 1, so webclient restarted it"}
+    assert [r["version"] for r in records] == [2, 2, None, 1]

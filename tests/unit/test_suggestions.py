@@ -429,7 +429,7 @@ def test_rule8_suggestions_during_replay_are_not_offered() -> None:
     legacy = book.receive_legacy({"promptSuggestions": [{"text": "also old"}]})
 
     assert outcome.offered is None and legacy.offered is None
-    assert any("during session/load replay" in n for n in outcome.notices)
+    assert any("during its replay" in n for n in outcome.notices)
     book.end_replay()
     assert texts(book.receive(update(sug(text("now")))).offered) == ["now"]
 
@@ -631,7 +631,8 @@ def test_ledger_replay_is_not_offered_and_gives_a_notice_and_resets_the_withdraw
 
     assert outcome.offered is None
     assert outcome.notices == (
-        "the agent sent prompt suggestions during session/load replay; they are not offered",
+        "the agent sent prompt suggestions while the session was being loaded or resumed "
+        "(during its replay); they are not offered",
     )
     book.prompt_accepted()
     assert book.turn_settled() == ()  # the replayed list never counted as on offer

@@ -41,3 +41,17 @@ def initialize_params(*, prompt_suggestions: bool, jetbrains_air: bool) -> dict[
         ),
         "clientInfo": {"name": "webclient", "title": "webclient", "version": __version__},
     }
+
+
+def initialize_params_v2(*, prompt_suggestions: bool) -> dict[str, Any]:
+    """The full `initialize` params for ACP v2: `info` and `capabilities`, with no `fs` and no `terminal`
+    (v2 has neither). Prompt suggestions' capability sits in the RFD's client `session` group; the
+    markers are objects, and `session: {}` alone would advertise nothing."""
+    capabilities: dict[str, Any] = {"auth": {"terminal": {}}}
+    if prompt_suggestions:
+        capabilities["session"] = {"promptSuggestions": dict(SUGGESTION_CONTENT_TYPES)}
+    return {
+        "protocolVersion": 2,
+        "info": {"name": "webclient", "title": "webclient", "version": __version__},
+        "capabilities": capabilities,
+    }

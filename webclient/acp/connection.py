@@ -19,6 +19,7 @@ from acp.client.router import build_client_router
 from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 
+from webclient.acp.capabilities import PROTOCOL_VERSION
 from webclient.acp.controls import ConfigOption, config_options_from_wire, modes_from_wire
 from webclient.acp.models import (
     AgentCapabilities,
@@ -52,7 +53,11 @@ class AgentListener(Protocol):
 
     def on_notice(self, notice: Notice) -> None: ...
 
-    def on_wire(self, direction: str, message: dict[str, Any]) -> None: ...
+    def on_wire(self, direction: str, message: dict[str, Any], version: int) -> None:
+        """A message crossed the wire of a connection speaking ACP `version`."""
+
+    def on_wire_note(self, text: str) -> None:
+        """What webclient did about the connection (such as a protocol fallback), for the inspector."""
 
     async def request_permission(self, request: PermissionRequest) -> PermissionOutcome: ...
 
@@ -74,7 +79,9 @@ class AgentListener(Protocol):
 
 
 class AgentConnection:
-    """Spawn, initialize, talk to and stop one agent."""
+    """Spawn, initialize, talk to and stop one agent that speaks ACP v1."""
+
+    protocol_version = PROTOCOL_VERSION
 
     def __init__(
         self,
@@ -160,6 +167,10 @@ class AgentConnection:
     async def close_session(self, session_id: str) -> None:
         await self._request("session/close", {"sessionId": session_id})
 
+    async def delete_session(self, session_id: str) -> None:
+        # ACP v1 has no way to delete a stored session; the page offers it only where v2 says it may.
+        raise AgentRequestError("session/delete", -32601, "ACP v1 cannot delete sessions")
+
     async def prompt(self, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> str:
         """Send `session/prompt` with these content blocks as they are; return the stop reason."""
         params = {"sessionId": session_id, "prompt": [dict(block) for block in blocks]}
@@ -222,7 +233,7 @@ class AgentConnection:
         # and without the SDK's per-message copy, task and tracing span.
         if message.get("method") != "session/update" or "id" in message:
             return False
-        self._listener.on_wire("in", message)
+        self._listener.on_wire("in", message, PROTOCOL_VERSION)
         self._listener.on_update(translate_update(message.get("params")))
         return True
 
@@ -230,7 +241,7 @@ class AgentConnection:
         # Every other message, both ways, for the protocol log; observers run synchronously in the
         # receive loop, so the log keeps wire order.
         direction = "in" if event.direction is StreamDirection.INCOMING else "out"
-        self._listener.on_wire(direction, event.message)
+        self._listener.on_wire(direction, event.message, PROTOCOL_VERSION)
 
     async def _handle(self, method: str, params: Any, is_notification: bool) -> Any:
         return await self._router(method, params, is_notification)

@@ -82,8 +82,19 @@ class ToolCallLocation(Model):
     line: int | None = None
 
 
+class DiffChange(Model):
+    """One file a v2 diff touches: `operation` is add, delete, modify, move, copy (or a newer one)."""
+
+    operation: str
+    path: str
+    old_path: str | None = None
+
+
 class ToolCallContent(Model):
-    """One entry of a tool call's content: a content block, a diff, or a terminal reference."""
+    """One entry of a tool call's content: a content block, a diff, or a terminal reference.
+
+    A v1 diff has `path`, `old_text` and `new_text`; a v2 diff lists its `changes` and may carry a git
+    `patch` to show (none for binary files, directories or symlinks)."""
 
     kind: Literal["content", "diff", "terminal"]
     content: ContentPart | None = None
@@ -91,6 +102,8 @@ class ToolCallContent(Model):
     old_text: str | None = None
     new_text: str | None = None
     terminal_id: str | None = None
+    changes: tuple[DiffChange, ...] = ()
+    patch: str | None = None
 
 
 class TerminalStream(Model):
@@ -104,7 +117,10 @@ class TerminalStream(Model):
 
 
 class ToolCallEvent(Model):
-    """`tool_call` (is_update False) or `tool_call_update` (True): fields left None were not sent."""
+    """`tool_call` (is_update False) or `tool_call_update` (True): fields left None were not sent.
+
+    ACP v2 patches: `cleared` names the fields sent as null (they go back to nothing), `appended` is
+    content to add after what the card shows (`tool_call_content_chunk`)."""
 
     tool_call_id: str
     is_update: bool
@@ -116,6 +132,46 @@ class ToolCallEvent(Model):
     raw_input: Any = None
     raw_output: Any = None
     terminal_stream: TerminalStream | None = None
+    cleared: frozenset[str] = frozenset()
+    appended: tuple[ToolCallContent, ...] = ()
+
+
+class TerminalExit(Model):
+    """How a terminal's command ended: an exit code, or the name of the signal that ended it."""
+
+    exit_code: int | None = None
+    signal: str | None = None
+
+
+class MessageUpsert(Model):
+    """ACP v2's whole-message update (`user_message`, `agent_message`, `agent_thought`).
+
+    `parts` replaces the message's content when it was sent (in `model_fields_set`); sent as null or
+    empty, it clears it; left out, the content stays and the update only places the message."""
+
+    role: Literal["user", "agent", "thought"]
+    message_id: str
+    parts: tuple[ContentPart, ...] | None = None
+
+
+class StateEvent(Model):
+    """ACP v2's `state_update`: `running`, `requires_action`, `idle` (with why work stopped) or a state
+    this client does not know, kept as the agent sent it."""
+
+    state: str
+    stop_reason: str | None = None
+
+
+class TerminalEvent(Model):
+    """ACP v2's display-only terminal (`terminal_update`, `terminal_output_chunk`), decoded.
+
+    `output` replaces everything shown so far when set; `appended` adds to it. `exit` set: it exited."""
+
+    terminal_id: str
+    command: str | None = None
+    output: str | None = None
+    appended: str = ""
+    exit: TerminalExit | None = None
 
 
 class PlanEntry(Model):
@@ -125,7 +181,10 @@ class PlanEntry(Model):
 
 
 class PlanEvent(Model):
+    """A plan's entries, replacing that plan's earlier ones (v1 has one plan: `plan_id` None)."""
+
     entries: tuple[PlanEntry, ...]
+    plan_id: str | None = None
 
 
 class Command(Model):
@@ -181,6 +240,9 @@ class Notice(Model):
 
 SessionEvent = (
     MessageChunk
+    | MessageUpsert
+    | StateEvent
+    | TerminalEvent
     | ToolCallEvent
     | PlanEvent
     | CommandsEvent
@@ -252,6 +314,7 @@ class AgentCapabilities(Model):
     resume_session: bool = False
     close_session: bool = False
     mcp_http: bool = False  # mcpCapabilities.http: MCP servers reached over HTTP (stdio ones always work)
+    delete_session: bool = False  # v2 `session.delete`: a stored session can be deleted
     prompt: PromptCapabilities = PromptCapabilities()
 
 
@@ -298,15 +361,22 @@ class PermissionOption(Model):
 
 
 class PermissionRequest(Model):
-    """The agent asks before it acts (`session/request_permission`): the tool call and its options."""
+    """The agent asks before it acts (`session/request_permission`): the tool call and its options.
+
+    ACP v2 asks with its own `question` (which never renames the tool call) and `description`; its
+    subject may be a command rather than a tool call: then `tool_call` only describes it
+    (`updates_card` False: no card is opened or changed for it)."""
 
     session_id: str
     tool_call: ToolCallEvent
     options: tuple[PermissionOption, ...]
+    question: str | None = None
+    description: str | None = None
+    updates_card: bool = True
 
     @property
     def title(self) -> str:
-        return self.tool_call.title or self.tool_call.tool_call_id or "a tool call"
+        return self.question or self.tool_call.title or self.tool_call.tool_call_id or "a tool call"
 
     def option(self, option_id: str) -> PermissionOption | None:
         return next((o for o in self.options if o.id == option_id), None)
@@ -321,13 +391,6 @@ class TerminalRequest(Model):
     env: tuple[tuple[str, str], ...] = ()
     cwd: str | None = None
     output_byte_limit: int | None = None
-
-
-class TerminalExit(Model):
-    """How a terminal's command ended: an exit code, or the name of the signal that ended it."""
-
-    exit_code: int | None = None
-    signal: str | None = None
 
 
 class TerminalOutput(Model):

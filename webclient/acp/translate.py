@@ -57,23 +57,23 @@ class Translation:
 def translate_update(params: Any) -> Translation:
     """Turn the params of one `session/update` into our events; never raises on bad input."""
     if not isinstance(params, dict):
-        return _malformed(None, "session/update params are not an object", params)
+        return malformed(None, "session/update params are not an object", params)
     session_id = params.get("sessionId")
     if not isinstance(session_id, str):
-        return _malformed(None, "session/update without a string sessionId", params)
+        return malformed(None, "session/update without a string sessionId", params)
     update = params.get("update")
     if not isinstance(update, dict) or not isinstance(update.get("sessionUpdate"), str):
-        return _malformed(session_id, "session/update without an update.sessionUpdate", params)
+        return malformed(session_id, "session/update without an update.sessionUpdate", params)
     variant = update["sessionUpdate"]
     if variant == SUGGESTIONS_VARIANT:
         return Translation(session_id, (SuggestionsEvent(update=update),))
     translator = _TRANSLATORS.get(variant)
     if translator is None:
-        return Translation(session_id, (_unknown_variant_notice(variant),))
+        return Translation(session_id, (unknown_variant_notice(variant),))
     try:
         events = translator(update)
     except (ValidationError, ValueError, TypeError) as exc:
-        return _malformed(session_id, f"malformed {variant} update was ignored", _short_error(exc))
+        return malformed(session_id, f"malformed {variant} update was ignored", _short_error(exc))
     return Translation(session_id, tuple(events))
 
 
@@ -322,7 +322,7 @@ def _content_from_model(model: Any) -> ContentPart:
 # --- notices --------------------------------------------------------------------------------------------
 
 
-def _unknown_variant_notice(variant: str) -> Notice:
+def unknown_variant_notice(variant: str) -> Notice:
     if variant in UNSTABLE_VARIANTS:
         text = f"ignored the unstable update {variant!r}, which this client does not show"
     else:
@@ -330,7 +330,7 @@ def _unknown_variant_notice(variant: str) -> Notice:
     return Notice(level=NoticeLevel.INFO, text=text)
 
 
-def _malformed(session_id: str | None, text: str, detail: Any) -> Translation:
+def malformed(session_id: str | None, text: str, detail: Any) -> Translation:
     notice = Notice(level=NoticeLevel.WARNING, text=text, detail=_clip(repr(detail)))
     return Translation(session_id, (notice,))
 

@@ -54,12 +54,24 @@ class NdjsonTransport:
             await self._writer.drain()
 
     async def receive(self) -> dict[str, Any] | None:
-        """The next JSON object for the SDK, or None at end of stream. Skips and reports garbage; leaves
-        out what `intercept` handled.
+        """The next JSON object for the SDK, or None at end of stream. Skips and reports garbage (a batch
+        array too: ACP v1 has none, and the SDK could not read one); leaves out what `intercept` handled.
 
         A line longer than ``max_line`` ends the stream: ``on_overflow`` is told how many bytes were read
         without a newline, and nothing more is read (the caller stops the agent).
         """
+        while True:
+            message = await self.receive_any(batches=False)
+            if message is None:
+                return None
+            assert isinstance(message, dict)
+            if self._intercept is not None and self._intercept(message):
+                continue
+            return message
+
+    async def receive_any(self, *, batches: bool = True) -> dict[str, Any] | list[Any] | None:
+        """The next JSON object, or (with `batches`) JSON array; None at end of stream. Anything else on a
+        line is reported as garbage and skipped."""
         while True:
             line = await self._read_line()
             if line is None:
@@ -68,12 +80,9 @@ class NdjsonTransport:
             if not text:
                 continue
             message = _parse(text)
-            if message is None:
-                self._on_garbage(text.decode("utf-8", errors="replace"))
-                continue
-            if self._intercept is not None and self._intercept(message):
-                continue
-            return message
+            if isinstance(message, dict) or (batches and isinstance(message, list)):
+                return message
+            self._on_garbage(text.decode("utf-8", errors="replace"))
 
     async def close(self) -> None:
         if self._writer.is_closing():
@@ -120,10 +129,10 @@ class NdjsonTransport:
             self._on_overflow(size)
 
 
-def _parse(text: bytes) -> dict[str, Any] | None:
+def _parse(text: bytes) -> Any:
+    """The line's JSON value, or None when it is not JSON."""
     try:
-        value = json.loads(text)
+        return json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError):
         # RecursionError: a deeply nested line ("[[[[…") is garbage too, not a reason to stop reading.
         return None
-    return value if isinstance(value, dict) else None

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 RESPONSE = "(response)"
+NOTE = "note"
 SCOPE_SIZE = 5000  # entries kept per session (and for the connection scope)
 SCOPE_BYTES = 16 * 1024 * 1024  # bytes of messages kept per scope
 PENDING_SIZE = 10000  # unanswered requests remembered, so a flood of them cannot grow memory forever
@@ -48,6 +49,12 @@ class WireEntry:
     rtt_ms: float | None = None  # responses: time since their request
     request_method: str | None = None  # responses: the method of the request they answer
     size: int = 0  # bytes of the message as compact JSON, counted against the scope's byte cap
+    version: int | None = None  # the ACP version of the connection it crossed (None: a note)
+
+    @property
+    def is_note(self) -> bool:
+        """Not a message: what webclient did about the connection (a version fallback), in its place."""
+        return self.direction == NOTE
 
     @property
     def is_response(self) -> bool:
@@ -96,7 +103,10 @@ class WireLog:
         self._seq = itertools.count(1)
         self.last_seq = 0
 
-    def record(self, direction: str, message: dict[str, Any], at: float | None = None) -> WireEntry:
+    def record(
+        self, direction: str, message: dict[str, Any], at: float | None = None, version: int | None = None
+    ) -> WireEntry:
+        """Log one message that crossed a connection speaking ACP `version`."""
         at = time.monotonic() if at is None else at
         seq = next(self._seq)
         self.last_seq = seq
@@ -106,7 +116,17 @@ class WireLog:
             entry = self._request_or_notification(seq, at, direction, method, request_id, message)
         else:
             entry = self._response(seq, at, direction, request_id, message)
-        entry = dataclasses.replace(entry, size=_size(message))
+        entry = dataclasses.replace(entry, size=_size(message), version=version)
+        self._store(entry)
+        return entry
+
+    def note(self, text: str, at: float | None = None) -> WireEntry:
+        """Log what webclient did about the connection itself, in wire order (connection scope)."""
+        at = time.monotonic() if at is None else at
+        seq = next(self._seq)
+        self.last_seq = seq
+        message = {"note": text}
+        entry = WireEntry(seq, at, NOTE, NOTE, None, None, message, size=_size(message))
         self._store(entry)
         return entry
 
@@ -219,6 +239,7 @@ def record(entry: WireEntry, base: float) -> dict[str, Any]:
         "response": entry.is_response,
         "id": entry.request_id,
         "rtt_ms": entry.rtt_ms,
+        "version": entry.version,
         "message": entry.message,
     }
 

@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic
 
-from webclient.acp.connection import AgentConnection
+from webclient.acp.link import AgentLink
 from webclient.acp.models import (
     AgentStatus,
     ContentPart,
@@ -80,7 +80,7 @@ class LiveSession(Generic[SinkT]):
         self.terminals = TerminalManager(files, files.roots[0], self._terminal_changed)
         self.protected = protected
         self.cancel_grace = cancel_grace
-        self.agent: AgentConnection | None = None
+        self.agent: AgentLink | None = None
         self.agent_key = agent_key  # which of the server's agents this session talks to
         # Told when a turn ends (the registry refreshes the agent's stored sessions then).
         self.turn_ended: Callable[[], None] | None = None
@@ -90,7 +90,8 @@ class LiveSession(Generic[SinkT]):
         self._permissions: dict[str, asyncio.Future[PermissionOutcome]] = {}
         # Those of them we asked ourselves (protected writes): the end of the turn answers them too.
         self._approvals: set[str] = set()
-        self._turn: asyncio.Task[None] | None = None
+        # The prompts running: one at a time in ACP v1; in v2 the agent takes more (it queues them).
+        self._turns: set[asyncio.Task[None]] = set()
         self._grace: asyncio.Task[None] | None = None
         self._cancel_watch: asyncio.Task[None] | None = None
         self._closing = False
@@ -105,7 +106,7 @@ class LiveSession(Generic[SinkT]):
         self._closing = True
         self.cancel_permissions()
         await self.terminals.close()
-        for task in (self._turn, self._grace, self._cancel_watch):
+        for task in (*self._turns, self._grace, self._cancel_watch):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -113,10 +114,10 @@ class LiveSession(Generic[SinkT]):
         await self.hub.stop()
 
     async def wait_turn(self) -> None:
-        """Until the running turn (if any) has ended."""
-        if self._turn is not None:
+        """Until the running turns (if any) have ended."""
+        for turn in list(self._turns):
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.shield(self._turn)
+                await asyncio.shield(turn)
 
     @property
     def prompt_capabilities(self) -> PromptCapabilities:
@@ -144,7 +145,10 @@ class LiveSession(Generic[SinkT]):
         self.hub.mark(self.state.add_user_message(list(parts), auto_sent=auto_sent))
         self.hub.mark(self.state.set_turn(TurnState.WORKING))
         self.on_status()
-        self.ledger.prompt_accepted()
+        if not self.state.keyed_messages:
+            # v1: sending is accepting. In v2 the agent accepts a prompt when it inserts its user
+            # message (see apply), which is when an earlier suggestion list goes out of date.
+            self.ledger.prompt_accepted()
         if self._grace is not None:
             self._grace.cancel()
         blocks = verbatim if verbatim is not None else [content_to_wire(part) for part in parts]
@@ -152,7 +156,12 @@ class LiveSession(Generic[SinkT]):
             self._queued = blocks
             self.hub.mark(self.state.set_queued(True))
             return
-        self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
+        self._start_turn(self.agent, self.state.session_id, blocks)
+
+    def _start_turn(self, agent: AgentLink, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> None:
+        turn = asyncio.create_task(self._run_turn(agent, session_id, blocks), name="turn")
+        self._turns.add(turn)
+        turn.add_done_callback(self._turns.discard)
 
     def _send_queued(self) -> None:
         """The session exists now: send the prompt that waited for it."""
@@ -160,7 +169,7 @@ class LiveSession(Generic[SinkT]):
         self.hub.mark(self.state.set_queued(False))
         if blocks is None or self.agent is None or self.state.session_id is None:
             return
-        self._turn = asyncio.create_task(self._run_turn(self.agent, self.state.session_id, blocks))
+        self._start_turn(self.agent, self.state.session_id, blocks)
 
     def drop_queued(self, reason: str) -> None:
         """The session could not be opened: the waiting prompt is not sent (it stays in the transcript)."""
@@ -223,9 +232,7 @@ class LiveSession(Generic[SinkT]):
                 "the agent, and the conversation stays",
             )
 
-    async def _run_turn(
-        self, agent: AgentConnection, session_id: str, blocks: Sequence[Mapping[str, Any]]
-    ) -> None:
+    async def _run_turn(self, agent: AgentLink, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> None:
         try:
             reason = await agent.prompt(session_id, blocks)
             if reason != "end_turn":
@@ -235,15 +242,24 @@ class LiveSession(Generic[SinkT]):
         except AgentError as exc:
             self.notice(NoticeLevel.ERROR, str(exc), error_detail(exc))
         finally:
-            self.cancel_permissions(self._approvals)  # a write asked about in a turn dies with it
-            if self._cancel_watch is not None:
-                self._cancel_watch.cancel()
-            self.hub.mark(self.state.set_turn(TurnState.IDLE))
-            self.on_status()
-            if not self._closing:
-                self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
-                if self.turn_ended is not None:
-                    self.turn_ended()
+            if not self._other_turns_running():
+                self._end_turn()
+
+    def _other_turns_running(self) -> bool:
+        current = asyncio.current_task()
+        return any(turn is not current and not turn.done() for turn in self._turns)
+
+    def _end_turn(self) -> None:
+        """The last running prompt ended: the session is idle again."""
+        self.cancel_permissions(self._approvals)  # a write asked about in a turn dies with it
+        if self._cancel_watch is not None:
+            self._cancel_watch.cancel()
+        self.hub.mark(self.state.set_turn(TurnState.IDLE))
+        self.on_status()
+        if not self._closing:
+            self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
+            if self.turn_ended is not None:
+                self.turn_ended()
 
     async def _check_withdrawal(self) -> None:
         await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
@@ -259,7 +275,7 @@ class LiveSession(Generic[SinkT]):
 
         `ours`: the client asks (a protected write), so the end of the turn also answers "cancelled".
         """
-        if not ours:
+        if not ours and request.updates_card:
             # The request's tool call is a tool call: it fills in (or opens) the card with its id, so an
             # agent that describes a call only here (qwen-code) still gets a card with a title, and the
             # question sits right under it.
@@ -358,7 +374,10 @@ class LiveSession(Generic[SinkT]):
         if isinstance(event, SuggestionsEvent):
             self._offer(self.ledger.receive(event.update))
             return
+        pending = self.state.pending_prompts
         self.hub.mark(self.state.apply(event))
+        if self.state.pending_prompts < pending:  # v2: the agent inserted (accepted) a prompt of ours
+            self.ledger.prompt_accepted()
         if isinstance(event, SessionInfoEvent) and event.meta:
             self._offer(self.ledger.receive_legacy(event.meta))
 
@@ -424,7 +443,7 @@ class LiveSession(Generic[SinkT]):
         if options is not None:
             self.hub.mark(self.state.set_config_options(options))
 
-    def _connected(self, verb: str) -> tuple[AgentConnection, str]:
+    def _connected(self, verb: str) -> tuple[AgentLink, str]:
         if self.agent is None or self.state.session_id is None:
             raise Refused(f"there is no session to {verb} yet")
         return self.agent, self.state.session_id

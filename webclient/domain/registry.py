@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Awaitable, Coroutine, Mapping
 from typing import Any, Generic
 
-from webclient.acp.connection import AgentConnection
+from webclient.acp.link import AgentLink
 from webclient.acp.models import (
     AgentCapabilities,
     AgentInfo,
@@ -32,7 +32,7 @@ from webclient.acp.models import (
     TerminalRequest,
 )
 from webclient.acp.translate import Translation
-from webclient.acp.wire_log import WireLog
+from webclient.acp.wire_log import WireEntry, WireLog
 from webclient.agent_config import AgentSpec, mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess, FileAccessError, FileMissing
@@ -88,7 +88,7 @@ class AgentRoute(Generic[SinkT]):
                 live.drop_queued("the agent is not running")
         self.registry.refresh_sidebars()
 
-    def agent_ready(self, agent: AgentConnection, info: AgentInfo) -> None:
+    def agent_ready(self, agent: AgentLink, info: AgentInfo) -> None:
         """A new agent process answered `initialize`: this agent's sessions now talk to it."""
         for live in self.sessions():
             live.agent = agent
@@ -96,10 +96,11 @@ class AgentRoute(Generic[SinkT]):
             live.terminals.release_all()  # a restart leaves nothing of the old agent's commands
             live.ledger = SuggestionLedger(self.supervisor.policy)
             self.registry.describe_agent(live, self, info)
-        if info.protocol_version != 1:
+        if info.protocol_version != agent.protocol_version:
             self.notify_all(
                 NoticeLevel.WARNING,
-                f"the agent speaks ACP version {info.protocol_version}; this client speaks version 1",
+                f"the agent answered ACP version {info.protocol_version} to a version "
+                f"{agent.protocol_version} initialize; webclient goes on in version {agent.protocol_version}",
             )
 
     async def agent_started(self) -> None:
@@ -170,8 +171,13 @@ class AgentRoute(Generic[SinkT]):
         for live in self.sessions():
             live.hub.mark(live.state.add_notice(notice))
 
-    def on_wire(self, direction: str, message: dict[str, Any]) -> None:
-        entry = self.wire_log.record(direction, message)
+    def on_wire(self, direction: str, message: dict[str, Any], version: int) -> None:
+        self._logged(self.wire_log.record(direction, message, version=version))
+
+    def on_wire_note(self, text: str) -> None:
+        self._logged(self.wire_log.note(text))
+
+    def _logged(self, entry: WireEntry) -> None:
         # Connection-scope messages show in every session; a session's own only in it. The answer to a
         # session/new names an id no session has yet: the sessions still opening render it once theirs is set.
         for live in self.sessions():
@@ -279,9 +285,6 @@ class SessionRegistry(Generic[SinkT]):
     def on_update(self, translation: Translation) -> None:
         self.agents[self.default_agent].on_update(translation)
 
-    def on_wire(self, direction: str, message: dict[str, Any]) -> None:
-        self.agents[self.default_agent].on_wire(direction, message)
-
     # --- lifecycle --------------------------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -343,8 +346,9 @@ class SessionRegistry(Generic[SinkT]):
     async def open_stored(
         self, session_id: str, *, resume: bool = False, agent_key: str | None = None
     ) -> LiveSession[SinkT]:
-        """Open a session the agent keeps: `session/load` replays its history (suggestions in the replay
-        are never offered, and it starts with none); `session/resume` reconnects without a replay."""
+        """Open a session the agent keeps: `session/load` replays its history; `session/resume`
+        reconnects without a replay. Either way it starts with no suggestions, and none that arrive
+        before the agent's answer are offered (they belong to the replay, or to the time before)."""
         route = self.agents.get(agent_key or self.default_agent)
         if route is None:
             raise Refused(f"no agent {agent_key!r} is configured")
@@ -358,8 +362,7 @@ class SessionRegistry(Generic[SinkT]):
         live.start()
         live.state.session_id = session_id
         live.state.title = route.stored_title(session_id)  # kept until the agent names it otherwise
-        if not resume:
-            live.begin_replay()
+        live.begin_replay()
         request = agent.resume_session if resume else agent.load_session
         mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=caps.mcp_http)
         try:
@@ -368,8 +371,7 @@ class SessionRegistry(Generic[SinkT]):
             await self._drop(live)
             raise Refused(f"could not open session {session_id!r}: {exc}") from None
         finally:
-            if not resume:
-                live.end_replay()
+            live.end_replay()
         return live
 
     async def close(self, local_id: str) -> None:
@@ -462,6 +464,7 @@ class SessionRegistry(Generic[SinkT]):
         live.state.agent_name = info.display_name + (f" {info.version}" if info.version else "")
         live.state.agent_id = info.name
         live.state.accepts_images = info.capabilities.prompt.image
+        live.state.protocol_version = route.supervisor.agent.protocol_version if route.supervisor.agent else 1
         live.hub.mark({Aspect.DETAILS})
 
     def refresh_sidebars(self) -> None:

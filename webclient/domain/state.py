@@ -20,6 +20,7 @@ from webclient.acp.models import (
     ConfigOptionsEvent,
     ContentPart,
     MessageChunk,
+    MessageUpsert,
     ModeEvent,
     Notice,
     PermissionOption,
@@ -28,7 +29,9 @@ from webclient.acp.models import (
     PlanEvent,
     SessionEvent,
     SessionInfoEvent,
+    StateEvent,
     SuggestionsEvent,
+    TerminalEvent,
     TerminalExit,
     TerminalOutput,
     TerminalStream,
@@ -80,6 +83,9 @@ class MessageItem:
     parts: list[ContentPart] = field(default_factory=list)
     message_id: str | None = None
     auto_sent: bool = False
+    # ACP v2: a prompt we sent that the agent has not yet inserted into its history (its user message
+    # replaces this local copy when it does).
+    pending: bool = False
     id: str = field(default_factory=lambda: _new_id("msg"))
 
     def add(self, part: ContentPart) -> None:
@@ -146,10 +152,26 @@ class ToolCallItem:
         return {c.terminal_id for c in self.content if c.kind == "terminal" and c.terminal_id}
 
     def merge(self, event: ToolCallEvent) -> None:
+        """Fields sent replace, fields cleared (v2's null) go back to nothing, appended content adds."""
         for name in ("title", "kind", "status", "content", "locations", "raw_input", "raw_output"):
             value = getattr(event, name)
             if value is not None:
                 setattr(self, name, value)
+            elif name in event.cleared:
+                setattr(self, name, _CLEARED[name])
+        if event.appended:
+            self.content = (*self.content, *event.appended)
+
+
+_CLEARED: dict[str, Any] = {
+    "title": "",
+    "kind": None,
+    "status": None,
+    "content": (),
+    "locations": (),
+    "raw_input": None,
+    "raw_output": None,
+}
 
 
 # How much of the output an agent streams in a tool call's `_meta` a session keeps (the tail).
@@ -164,6 +186,7 @@ class TerminalView:
     output: str = ""
     truncated: bool = False
     exit: TerminalExit | None = None
+    command: str | None = None  # what an ACP v2 agent says its terminal runs
 
     def stream(self, chunk: TerminalStream) -> None:
         self.output += chunk.data
@@ -172,6 +195,16 @@ class TerminalView:
             self.truncated = True
         if chunk.exited:
             self.exit = TerminalExit(exit_code=chunk.exit_code)
+
+    def update(self, event: TerminalEvent) -> None:
+        """An ACP v2 display terminal: a snapshot replaces the output, a chunk adds to it."""
+        if event.command is not None:
+            self.command = event.command
+        if event.output is not None:
+            self.output, self.truncated = event.output, False
+        self.stream(TerminalStream(data=event.appended))
+        if event.exit is not None:
+            self.exit = event.exit
 
 
 class PermissionState(StrEnum):
@@ -287,6 +320,9 @@ class SessionState:
     agent_name: str = ""  # what the agent calls itself in `initialize`
     agent_id: str = ""  # the agent's own name for itself (agentInfo.name), e.g. to recognise the demo agent
     accepts_images: bool = False  # the agent's promptCapabilities.image: offer to attach images
+    protocol_version: int = 1  # the ACP version the agent's connection speaks
+    # ACP v2's `state_update`: running, requires_action, idle, or a newer state (None: not said yet).
+    agent_state: str | None = None
     turn: TurnState = TurnState.IDLE
     items: list[Item] = field(default_factory=list)
     plan: tuple[PlanEntry, ...] = ()
@@ -306,6 +342,8 @@ class SessionState:
     terminals: dict[str, TerminalView] = field(default_factory=dict)  # by terminal id
     _tool_calls: dict[str, ToolCallItem] = field(default_factory=dict)
     _open_message: MessageItem | None = None
+    _plans: dict[str | None, tuple[PlanEntry, ...]] = field(default_factory=dict)
+    _messages: dict[tuple[str, str], MessageItem] = field(default_factory=dict)  # v2: by (role, id)
 
     # --- queries ----------------------------------------------------------------------------------------
 
@@ -350,7 +388,18 @@ class SessionState:
 
     @property
     def can_prompt(self) -> bool:
-        return self.agent_status is AgentStatus.READY and self.turn is TurnState.IDLE
+        """Whether a prompt may go out now. ACP v2 agents take one in any state (they queue it or steer
+        with it), so only a cancel in progress holds it back there; v1 has one turn at a time."""
+        if self.agent_status is not AgentStatus.READY:
+            return False
+        if self.protocol_version >= 2:
+            return self.turn in (TurnState.IDLE, TurnState.WORKING)
+        return self.turn is TurnState.IDLE
+
+    @property
+    def keyed_messages(self) -> bool:
+        """ACP v2: messages are upserts by id, and the agent inserts the user's prompt itself."""
+        return self.protocol_version >= 2
 
     @property
     def shows_mode_selector(self) -> bool:
@@ -371,12 +420,21 @@ class SessionState:
         """Apply one event from the agent; return the keys of what changed."""
         if isinstance(event, MessageChunk):
             return self._add_chunk(event)
+        if isinstance(event, MessageUpsert):
+            return self._upsert_message(event)
+        if isinstance(event, StateEvent):
+            self.agent_state = event.state
+            return {Aspect.STATUS}
+        if isinstance(event, TerminalEvent):
+            self.terminals.setdefault(event.terminal_id, TerminalView()).update(event)
+            return self._cards_showing(event.terminal_id)
         if isinstance(event, Notice):
             return self.add_notice(event)
         if isinstance(event, ToolCallEvent):
             return self._tool_call(event)
         if isinstance(event, PlanEvent):
-            self.plan = event.entries
+            self._plans[event.plan_id] = event.entries
+            self.plan = tuple(entry for entries in self._plans.values() for entry in entries)
             return {Aspect.PLAN}
         if isinstance(event, CommandsEvent):
             self.commands = event.commands
@@ -403,7 +461,7 @@ class SessionState:
         before this prompt.
         """
         first = not any(isinstance(i, MessageItem) and i.role == "user" for i in self.items)
-        item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent)
+        item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent, pending=self.keyed_messages)
         self.items.append(item)
         self._open_message = None
         # An untitled session is named after its first prompt until the agent names it.
@@ -504,6 +562,10 @@ class SessionState:
     def _add_chunk(self, chunk: MessageChunk) -> set[str]:
         if isinstance(chunk.content, TextPart) and not chunk.content.text:
             return set()  # an empty chunk (qwen-code sends one with its usage data) adds nothing
+        if self.keyed_messages and chunk.message_id is not None:
+            keyed, changed = self._keyed(chunk.role, chunk.message_id)
+            keyed.add(chunk.content)
+            return {keyed.id} | changed
         item = self._open_message
         if item is None or item.role != chunk.role or _different_message(item, chunk):
             item = MessageItem(role=chunk.role, message_id=chunk.message_id)
@@ -511,6 +573,39 @@ class SessionState:
             self._open_message = item
         item.add(chunk.content)
         return {item.id}
+
+    def _upsert_message(self, event: MessageUpsert) -> set[str]:
+        """ACP v2: content sent replaces the message's (null or [] clears it); left out, it stays."""
+        item, changed = self._keyed(event.role, event.message_id)
+        if "parts" in event.model_fields_set:
+            item.parts = list(event.parts or ())
+        return {item.id} | changed
+
+    def _keyed(self, role: str, message_id: str) -> tuple[MessageItem, set[str]]:
+        """The message with this id, placed at first sight. The first new user message takes the place
+        of the oldest prompt still pending: it is the agent's copy of it (its content replaces ours)."""
+        key = (role, message_id)
+        item = self._messages.get(key)
+        if item is not None:
+            return item, set()
+        pending = self._oldest_pending() if role == "user" else None
+        if pending is not None:
+            pending.pending, pending.message_id, pending.parts = False, message_id, []
+            item = pending
+        else:
+            item = MessageItem(role=role, message_id=message_id)  # type: ignore[arg-type]
+            self.items.append(item)
+        self._messages[key] = item
+        self._open_message = None
+        return item, ({Aspect.STATUS} if pending is not None else set())
+
+    def _oldest_pending(self) -> MessageItem | None:
+        return next((i for i in self.items if isinstance(i, MessageItem) and i.pending), None)
+
+    @property
+    def pending_prompts(self) -> int:
+        """ACP v2: prompts sent that the agent has not inserted into its history yet."""
+        return sum(1 for i in self.items if isinstance(i, MessageItem) and i.pending)
 
     def _tool_call(self, event: ToolCallEvent) -> set[str]:
         item = self._tool_calls.get(event.tool_call_id)

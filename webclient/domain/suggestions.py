@@ -100,7 +100,8 @@ class SuggestionLedger:
         notices = [f"skipped suggestion {s.index + 1}: {s.reason}" for s in parsed.skipped]
         if self.replaying:
             notices.append(
-                "the agent sent prompt suggestions during session/load replay; they are not offered"
+                "the agent sent prompt suggestions while the session was being loaded or resumed "
+                "(during its replay); they are not offered"
             )
             return Outcome(None, tuple(notices))
         self._agent_list_nonempty = sent > 0

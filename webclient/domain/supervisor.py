@@ -1,6 +1,6 @@
 """One agent process through its whole life: spawn, initialize, sign-in, restart, exit.
 
-The supervisor owns the `AgentConnection` and its lifecycle task. It does not know sessions: it tells
+The supervisor owns the `AgentLink` and its lifecycle task. It does not know sessions: it tells
 its `SupervisorEvents` (the session registry's route for this agent) when the agent came up, changed
 status, asks for a sign-in or went away, and lends the connection to whoever opens sessions on it.
 Each configured agent has its own supervisor, started on first use.
@@ -14,9 +14,11 @@ import shlex
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params
-from webclient.acp.connection import AUTH_REQUIRED, AgentConnection, AgentListener
+from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params, initialize_params_v2
+from webclient.acp.connection import AUTH_REQUIRED, AgentListener
+from webclient.acp.link import AgentLink
 from webclient.acp.models import AgentInfo, AgentStatus, AuthMethod, OpenedSession
+from webclient.acp.negotiate import Negotiation, Offer
 from webclient.acp.process import AgentProcess
 from webclient.acp.suggestions import allowed_types
 from webclient.agent_config import AgentSpec, agent_environment, mcp_servers_for, remember_env
@@ -31,7 +33,7 @@ class SupervisorEvents(Protocol):
 
     def agent_status(self, status: AgentStatus) -> None: ...
 
-    def agent_ready(self, agent: AgentConnection, info: AgentInfo) -> None: ...
+    def agent_ready(self, agent: AgentLink, info: AgentInfo) -> None: ...
 
     async def agent_started(self) -> None: ...
 
@@ -51,7 +53,7 @@ class AgentSupervisor:
         self._listener = listener
         self._events = events
         self.status = AgentStatus.STARTING
-        self.agent: AgentConnection | None = None
+        self.agent: AgentLink | None = None
         self.policy = SuggestionPolicy(advertised=False, allowed=frozenset())
         self.sign_in = SignIn()
         # Values given in an env_var sign-in: kept in memory for every later start of this agent.
@@ -59,6 +61,8 @@ class AgentSupervisor:
         self._env_method: str | None = None  # the env_var method those values were given for
         self._lifecycle: asyncio.Task[None] | None = None
         self._auth_choice: asyncio.Future[str] | None = None
+        # Kept across restarts: an agent that answered v1 once is started with v1 from then on.
+        self._negotiation = Negotiation(self._new_process, listener, self._offer())
 
     @property
     def info(self) -> AgentInfo | None:
@@ -86,13 +90,13 @@ class AgentSupervisor:
         await self.stop()
         self.start()
 
-    def ready_agent(self) -> AgentConnection:
+    def ready_agent(self) -> AgentLink:
         """The running, signed-in agent; Refused while it is starting, signing in or gone."""
         if self.agent is None or self.agent.info is None or self.status is not AgentStatus.READY:
             raise Refused(f"the agent is not ready ({self.status.value})")
         return self.agent
 
-    async def new_session(self, agent: AgentConnection) -> OpenedSession:
+    async def new_session(self, agent: AgentLink) -> OpenedSession:
         """`session/new`, signing in first when the agent says it needs that."""
         assert agent.info is not None
         mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=agent.info.capabilities.mcp_http)
@@ -158,7 +162,7 @@ class AgentSupervisor:
             raise Refused(f"unknown sign-in method {method_id!r}")
         return method
 
-    async def _sign_in(self, agent: AgentConnection, info: AgentInfo) -> None:
+    async def _sign_in(self, agent: AgentLink, info: AgentInfo) -> None:
         """Sign in with one of the agent's methods, as often as it takes, until one works.
 
         One method is tried at once when it needs nobody (see `_automatic_method`). Otherwise, or when
@@ -197,7 +201,7 @@ class AgentSupervisor:
             return methods[0].id
         return None
 
-    async def _authenticate(self, agent: AgentConnection, method_id: str) -> str | None:
+    async def _authenticate(self, agent: AgentLink, method_id: str) -> str | None:
         """`authenticate`; None when it worked, else what to tell the user. Another choice made while
         it runs stops waiting for this one (an agent may wait for a browser login that never comes)."""
         assert self._auth_choice is not None
@@ -212,7 +216,7 @@ class AgentSupervisor:
         return None if attempt.done() and not attempt.cancelled() else "another sign-in method was chosen"
 
     async def _until_exit(
-        self, agent: AgentConnection, waited: asyncio.Future[Any], also: asyncio.Future[Any] | None = None
+        self, agent: AgentLink, waited: asyncio.Future[Any], also: asyncio.Future[Any] | None = None
     ) -> Any:
         """The result of `waited`, unless the agent exits first (then that is raised) or `also` is done."""
         exited = asyncio.ensure_future(agent.wait_exit())
@@ -243,9 +247,21 @@ class AgentSupervisor:
 
     async def _run(self) -> None:
         self._set_status(AgentStatus.STARTING)
-        agent = self.agent = self._new_connection()
+        self.agent = None
         try:
-            info = await agent.start()
+            agent = await self._negotiation.connect()
+        except AgentError as exc:
+            self._events.agent_failed(exc)
+            await self._stop_starting()
+            self._set_status(AgentStatus.EXITED)
+            return
+        except BaseException:  # cancelled (stopped or restarted) while starting
+            await self._stop_starting()
+            raise
+        self.agent = agent
+        assert agent.info is not None
+        info = agent.info
+        try:
             self._negotiate(info)
             self._events.agent_ready(agent, info)
             await self._events.agent_started()
@@ -260,17 +276,31 @@ class AgentSupervisor:
         await agent.stop()
         self._set_status(AgentStatus.EXITED)
 
-    def _new_connection(self) -> AgentConnection:
+    async def _stop_starting(self) -> None:
+        starting = self._negotiation.current
+        if starting is not None:
+            with contextlib.suppress(Exception):
+                await starting.stop()
+
+    def _new_process(self) -> AgentProcess:
+        """A process for this agent, with the environment as it is now (sign-in values included)."""
         env = agent_environment(
             self.spec,
             (self.settings.extra_env, self.spec.env, self.sign_in_env),
             secrets=(self.settings.token,),
         )
-        process = AgentProcess(self.spec.argv, self.settings.cwd, self.settings.stderr_tail_lines, env=env)
-        params = initialize_params(
-            prompt_suggestions=self.settings.prompt_suggestions, jetbrains_air=self.settings.jetbrains_air
+        return AgentProcess(self.spec.argv, self.settings.cwd, self.settings.stderr_tail_lines, env=env)
+
+    def _offer(self) -> Offer:
+        suggestions = self.settings.prompt_suggestions
+        return Offer(
+            choice=self.settings.protocol,
+            v1_params=initialize_params(
+                prompt_suggestions=suggestions, jetbrains_air=self.settings.jetbrains_air
+            ),
+            v2_params=initialize_params_v2(prompt_suggestions=suggestions),
+            timeout=self.settings.initialize_timeout,
         )
-        return AgentConnection(process, self._listener, params, self.settings.initialize_timeout)
 
     def _negotiate(self, info: AgentInfo) -> None:
         offer = SUGGESTION_CONTENT_TYPES if self.settings.prompt_suggestions else None

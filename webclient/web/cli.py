@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="how prompt suggestions show in a browser that has not chosen yet: a row of chips, a list "
         "above the composer, or ghost text in it (default chips; the page's Display menu switches live)",
     )
+    parser.add_argument(
+        "--protocol",
+        choices=("auto", "1", "2"),
+        help="the ACP version to speak: auto offers v2 and falls back to v1 for an agent that answers 1 "
+        "(restarting it once); 1 or 2 speak only that version (default auto)",
+    )
     parser.add_argument("--version", action="version", version=f"webclient {__version__}")
     return parser
 
@@ -87,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
 def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
     args = build_parser().parse_args(argv)
     overrides: dict[str, Any] = {}
-    for name in ("agent", "config", "cwd", "host", "port", "suggestion_style"):
+    for name in ("agent", "config", "cwd", "host", "port", "suggestion_style", "protocol"):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value

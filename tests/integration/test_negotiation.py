@@ -1,0 +1,138 @@
+"""Which ACP version each agent ends up speaking, with `--protocol auto`, `1` and `2`.
+
+Every scripted v1 agent records the `initialize` params it receives (`WIRE_RECORD`), so these tests see
+what each process was offered: under `auto`, a v1 agent gets v2 first, answers 1, and a fresh process
+gets the full v1 `initialize` (with our capabilities, which it would otherwise never learn).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.support import Harness, eventually, started
+from tests.live import scripted_agent
+from webclient.acp.models import AgentStatus
+from webclient.domain.state import NoticeItem
+from webclient.settings import Settings
+
+# Every scripted v1 agent that answers `initialize` and opens a session without a sign-in.
+V1_AGENTS = (
+    "asks_client",
+    "env_report {tmp}/report.json",
+    "rule_breaker stale",
+    "commands_agent",
+    "crash_mid_stream",
+    "echo_agent",
+    "flood",
+    "garbage_stdout",
+    "huge_tool_updates",
+    "ignores_cancel",
+    "late_updates",
+    "legacy_suggestions",
+    "malformed_updates",
+    "stdout_logger",
+    "stream",
+    "uses_terminals",
+    "writes_protected",
+    "refuses_v2",
+)
+
+
+def settings(workspace: Path, agent: str, record: Path, protocol: str, **extra: Any) -> Settings:
+    env = (f"WIRE_RECORD={record}", f"V2_RECORD={record}")
+    return Settings(agent=agent, cwd=workspace, flush_interval=0, protocol=protocol, agent_env=env, **extra)
+
+
+def offers(record: Path) -> list[dict[str, Any]]:
+    """The `initialize` params each process of the agent received, in order."""
+    if not record.exists():
+        return []
+    return [json.loads(line) for line in record.read_text().splitlines()]
+
+
+def notes(harness: Harness) -> list[str]:
+    return [e.message["note"] for e in harness.registry.wire_log.view(None) if e.is_note]
+
+
+@pytest.mark.parametrize("name", V1_AGENTS)
+async def test_auto_falls_back_to_v1_for_every_v1_agent_and_it_learns_our_capabilities(
+    workspace: Path, tmp_path: Path, name: str
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    agent = scripted_agent(*name.format(tmp=tmp_path).split())
+    async with started(settings(workspace, agent, record, "auto")) as harness:
+        assert harness.state.agent_status is AgentStatus.READY
+        assert harness.state.protocol_version == 1
+        first, second = offers(record)
+        assert first["protocolVersion"] == 2 and "capabilities" in first
+        assert second["protocolVersion"] == 1
+        assert "promptSuggestions" in second["clientCapabilities"]["session"]
+        (note,) = notes(harness)
+        assert "starts it again with a v1 initialize" in note
+        entries = harness.registry.wire_log.view(None)
+        fallback = next(i for i, e in enumerate(entries) if e.is_note)
+        assert {e.version for e in entries[:fallback]} == {2}  # the v2 offer and its answer
+        # Everything in v1 comes after the note (a line the first process wrote last may still follow it).
+        assert any(e.version == 1 for e in entries[fallback + 1 :])
+
+
+async def test_auto_speaks_v2_with_a_v2_agent_in_one_start(workspace: Path, tmp_path: Path) -> None:
+    record = tmp_path / "initialize.jsonl"
+    async with started(settings(workspace, scripted_agent("v2_scripted"), record, "auto")) as harness:
+        assert harness.state.agent_status is AgentStatus.READY and harness.state.protocol_version == 2
+        assert [o["protocolVersion"] for o in offers(record)] == [2]
+        assert notes(harness) == []
+
+
+async def test_protocol_1_offers_only_v1(workspace: Path, tmp_path: Path) -> None:
+    record = tmp_path / "initialize.jsonl"
+    async with started(settings(workspace, scripted_agent("v2_scripted"), record, "1")) as harness:
+        assert harness.state.protocol_version == 1
+        assert [o["protocolVersion"] for o in offers(record)] == [1]
+
+
+async def test_protocol_2_with_a_v1_agent_stops_with_a_clear_error(workspace: Path, tmp_path: Path) -> None:
+    record = tmp_path / "initialize.jsonl"
+    async with started(settings(workspace, scripted_agent("echo_agent"), record, "2")) as harness:
+        assert harness.state.agent_status is AgentStatus.EXITED
+        said = [n.text for i in harness.state.items if isinstance(i, NoticeItem) for n in i.all]
+        assert any("speaks only ACP v1" in text and "--protocol 2" in text for text in said)
+        assert [o["protocolVersion"] for o in offers(record)] == [2]
+
+
+async def test_an_agent_that_refuses_v2_with_an_error_is_not_retried_under_protocol_2(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    async with started(settings(workspace, scripted_agent("refuses_v2"), record, "2")) as harness:
+        assert harness.state.agent_status is AgentStatus.EXITED
+        said = [n.text for i in harness.state.items if isinstance(i, NoticeItem) for n in i.all]
+        assert any("unsupported ACP protocol version 2" in text for text in said)
+
+
+async def test_after_one_fallback_a_restart_goes_straight_to_v1(workspace: Path, tmp_path: Path) -> None:
+    record = tmp_path / "initialize.jsonl"
+    async with started(settings(workspace, scripted_agent("echo_agent"), record, "auto")) as harness:
+        await harness.restart()
+        await eventually(lambda: len(offers(record)) == 3, 20, "the restarted agent's initialize")
+        await eventually(lambda: harness.state.agent_status is AgentStatus.READY, 20, "the restart")
+        assert [o["protocolVersion"] for o in offers(record)] == [2, 1, 1]
+
+
+async def test_the_fallback_costs_a_slow_agent_a_second_start_and_the_log_shows_it(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    slow = scripted_agent("slow_start", "0.5")
+    async with started(settings(workspace, slow, record, "auto")) as harness:
+        (note,) = notes(harness)
+        first = float(note.split("version 1 ")[1].split(" s after")[0])
+        entries = harness.registry.wire_log.view(None)
+        offered, answered_v1 = entries[0], next(e for e in entries if e.version == 1 and e.is_response)
+        both = answered_v1.at - offered.at
+        assert first >= 0.5 and both >= 1.0  # each start sleeps 0.5 s before it reads
+        print(f"\nfallback, agent starting in 0.5 s: v2 answered {first:.2f} s, v1 ready {both:.2f} s")

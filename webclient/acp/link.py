@@ -1,0 +1,61 @@
+"""What the layers above see of an agent connection, whichever ACP version it speaks.
+
+`AgentConnection` (v1, through the SDK) and `V2Connection` (v2, our own peer) both are an `AgentLink`;
+`webclient.acp.negotiate` picks one per agent process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from webclient.acp.controls import ConfigOption
+from webclient.acp.models import AgentInfo, OpenedSession, StoredSessionInfo
+from webclient.acp.process import AgentProcess
+from webclient.agent_config import McpServer
+
+
+class AgentLink(Protocol):
+    """One running agent: typed requests in our models; errors are `webclient.errors.AgentError`s."""
+
+    process: AgentProcess
+    info: AgentInfo | None
+
+    @property
+    def protocol_version(self) -> int: ...
+
+    async def start(self) -> AgentInfo: ...
+
+    async def authenticate(self, method_id: str) -> None: ...
+
+    async def new_session(self, cwd: Path, mcp_servers: Sequence[McpServer] = ()) -> OpenedSession: ...
+
+    async def load_session(
+        self, session_id: str, cwd: Path, mcp_servers: Sequence[McpServer] = ()
+    ) -> OpenedSession: ...
+
+    async def resume_session(
+        self, session_id: str, cwd: Path, mcp_servers: Sequence[McpServer] = ()
+    ) -> OpenedSession: ...
+
+    async def list_sessions(self, cwd: Path) -> tuple[StoredSessionInfo, ...]: ...
+
+    async def close_session(self, session_id: str) -> None: ...
+
+    async def delete_session(self, session_id: str) -> None: ...
+
+    async def prompt(self, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> str:
+        """Run one prompt to the end of its turn; the stop reason."""
+
+    async def cancel(self, session_id: str) -> None: ...
+
+    async def set_mode(self, session_id: str, mode_id: str) -> None: ...
+
+    async def set_config_option(
+        self, session_id: str, config_id: str, value: str | bool
+    ) -> tuple[ConfigOption, ...] | None: ...
+
+    async def wait_exit(self) -> int: ...
+
+    async def stop(self) -> None: ...
