@@ -1,9 +1,10 @@
 """Turns that use tools: edit (plan, read, diff, permission, write), run, search, and switching modes.
 
 Each sends its ``tool_call`` / ``tool_call_update`` / ``plan`` updates and client requests as it goes and
-returns the Markdown the agent says at the end. The agent itself never runs a command: ``run tests`` is
-pretend, and ``run <command>`` asks the user, then runs it in the client's terminal when the client offers
-one (``terminal.py``), or pretends when it does not.
+returns the Markdown the agent says at the end. ``run tests`` is pretend; ``run <command>`` asks the user,
+then (v1) runs it in the client's terminal when the client offers one (``terminal.py``) or pretends, or
+(v2, no client terminals) runs it itself into a display terminal (``display_terminal.py``). Updates are
+built v1-shaped; on a v2 connection the channel reshapes them (``dialect_v2.py``).
 """
 
 from __future__ import annotations
