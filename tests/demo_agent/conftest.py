@@ -25,7 +25,7 @@ from acp.stdio import spawn_stdio_connection
 from webclient.domain.files import FileAccess, FileAccessDenied, FileAccessError, FileMissing
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-WAIT_TIMEOUT = 10.0
+WAIT_TIMEOUT = 20.0  # generous: a busy 2-core CI box
 # The agent's prediction delay in these tests, and how long "nothing arrives" is watched for: 50x that.
 PREDICTION_DELAY_MS = 5
 QUIET_PERIOD = 0.25
@@ -85,16 +85,15 @@ class ClientResponder:
             raise RequestError.internal_error({"reason": str(exc)}) from exc
 
 
-@dataclass
-class AgentHarness:
-    """One running demo agent and everything it has sent, in wire order."""
+class WireLog:
+    """What a test client received from the agent, in wire order, and how to wait for it.
 
-    conn: Connection
-    process: asyncio.subprocess.Process
-    workspace: Path
-    received: list[Json] = field(default_factory=list)
-    stderr: bytearray = field(default_factory=bytearray)
-    client: ClientResponder | None = None
+    Shared by the v1 harness (SDK Connection) and the v2 harness (raw lines); both fill ``received``
+    with every incoming message (batch entries one by one) and ``stderr`` with the agent's stderr.
+    """
+
+    received: list[Json]
+    stderr: bytearray
 
     def requests(self, method: str | None = None, since: int = 0) -> list[Json]:
         """The agent's requests to the client (fs, permission) in wire order."""
@@ -150,6 +149,49 @@ class AgentHarness:
         """Where the response to our request ``request_id`` (0 = initialize, then 1, 2, ...) was received."""
         return next(i for i, m in enumerate(self.received) if m.get("id") == request_id and "method" not in m)
 
+    # -- waiting ---------------------------------------------------------------------------------------
+    async def wait_for(self, condition: Callable[[], Any], timeout: float = WAIT_TIMEOUT) -> Any:
+        """Poll until ``condition()`` is truthy and return its value; fail with the agent's stderr."""
+        deadline = time.monotonic() + timeout
+        while not (value := condition()):
+            if time.monotonic() > deadline:
+                pytest.fail(f"condition not met within {timeout} s; agent stderr:\n{self.stderr.decode()}")
+            await asyncio.sleep(0.01)
+        return value
+
+    async def assert_stays_true(self, condition: Callable[[], bool], period: float = QUIET_PERIOD) -> None:
+        """Poll for ``period`` and fail as soon as ``condition()`` turns false."""
+        deadline = time.monotonic() + period
+        while time.monotonic() < deadline:
+            assert condition()
+            await asyncio.sleep(0.01)
+        assert condition()
+
+    async def wait_for_suggestions(self, session_id: str, since: int = 0, count: int = 1) -> list[Any]:
+        """Wait until at least ``count`` suggestion lists arrived after ``since``; returns them all."""
+        await self.wait_for(lambda: len(self.suggestion_lists(session_id, since)) >= count)
+        return self.suggestion_lists(session_id, since)
+
+    async def wait_for_offer(self, session_id: str, since: int = 0) -> Any:
+        """Wait for a non-empty suggestion list after ``since`` (a withdrawal does not count); return it."""
+        offers = await self.wait_for(lambda: [s for s in self.suggestion_lists(session_id, since) if s])
+        return offers[0]
+
+    def message_text(self, session_id: str, since: int = 0, kind: str = "agent_message_chunk") -> str:
+        return "".join(u["content"]["text"] for u in self.updates(session_id, kind, since))
+
+
+@dataclass
+class AgentHarness(WireLog):
+    """One running demo agent and everything it has sent, in wire order."""
+
+    conn: Connection
+    process: asyncio.subprocess.Process
+    workspace: Path
+    received: list[Json] = field(default_factory=list)
+    stderr: bytearray = field(default_factory=bytearray)
+    client: ClientResponder | None = None
+
     # -- requests --------------------------------------------------------------------------------------
     async def initialize(self, client_capabilities: Any = None, *, omit_capabilities: bool = False) -> Json:
         params: Json = {"protocolVersion": 1, "clientInfo": {"name": "tests", "version": "0"}}
@@ -186,37 +228,6 @@ class AgentHarness:
         await self.conn.send_notification("session/cancel", {"sessionId": session_id})
         if self.client is not None:
             self.client.cancel_sent.set()
-
-    # -- waiting ---------------------------------------------------------------------------------------
-    async def wait_for(self, condition: Callable[[], Any], timeout: float = WAIT_TIMEOUT) -> Any:
-        """Poll until ``condition()`` is truthy and return its value; fail with the agent's stderr."""
-        deadline = time.monotonic() + timeout
-        while not (value := condition()):
-            if time.monotonic() > deadline:
-                pytest.fail(f"condition not met within {timeout} s; agent stderr:\n{self.stderr.decode()}")
-            await asyncio.sleep(0.01)
-        return value
-
-    async def assert_stays_true(self, condition: Callable[[], bool], period: float = QUIET_PERIOD) -> None:
-        """Poll for ``period`` and fail as soon as ``condition()`` turns false."""
-        deadline = time.monotonic() + period
-        while time.monotonic() < deadline:
-            assert condition()
-            await asyncio.sleep(0.01)
-        assert condition()
-
-    async def wait_for_suggestions(self, session_id: str, since: int = 0, count: int = 1) -> list[Any]:
-        """Wait until at least ``count`` suggestion lists arrived after ``since``; returns them all."""
-        await self.wait_for(lambda: len(self.suggestion_lists(session_id, since)) >= count)
-        return self.suggestion_lists(session_id, since)
-
-    async def wait_for_offer(self, session_id: str, since: int = 0) -> Any:
-        """Wait for a non-empty suggestion list after ``since`` (a withdrawal does not count); return it."""
-        offers = await self.wait_for(lambda: [s for s in self.suggestion_lists(session_id, since) if s])
-        return offers[0]
-
-    def message_text(self, session_id: str, since: int = 0, kind: str = "agent_message_chunk") -> str:
-        return "".join(u["content"]["text"] for u in self.updates(session_id, kind, since))
 
 
 async def _drain(stream: asyncio.StreamReader | None, into: bytearray) -> None:
@@ -286,4 +297,13 @@ def state_dir(tmp_path: Path) -> Path:
 async def agent(workspace: Path, state_dir: Path) -> AsyncIterator[AgentHarness]:
     """A running agent in ``workspace``, not yet initialised."""
     async with running_agent(workspace, state_dir) as harness:
+        yield harness
+
+
+@pytest.fixture
+async def agent_v2(workspace: Path, state_dir: Path) -> AsyncIterator[Any]:
+    """A running agent in ``workspace`` spoken to in ACP v2, not yet initialised (a ``V2Harness``)."""
+    from .v2_client import running_v2_agent  # v2_client imports this module
+
+    async with running_v2_agent(workspace, state_dir) as harness:
         yield harness

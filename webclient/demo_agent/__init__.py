@@ -1,4 +1,4 @@
-"""The bundled demo agent: a real, offline, deterministic ACP v1 agent.
+"""The bundled demo agent: a real, offline, deterministic ACP agent (v1, and the v2 draft on request).
 
 Run it as a subprocess speaking JSON-RPC (ndjson) over stdio::
 
@@ -6,8 +6,9 @@ Run it as a subprocess speaking JSON-RPC (ndjson) over stdio::
 
 It answers from the session's working directory (list, show and explain files, count slowly so cancel can
 be tried) and is the reference Agent for the prompt-suggestions RFD: it sends ``prompt_suggestions_update``
-only to clients that advertise ``clientCapabilities.session.promptSuggestions``, and its ``/suggest*``
-commands send exactly what a client test asks for.
+only to clients that advertise ``clientCapabilities.session.promptSuggestions`` (v2:
+``capabilities.session.promptSuggestions``), and its ``/suggest*`` commands send exactly what a client
+test asks for. The ``initialize`` it receives picks the version (``wire.py``).
 """
 
 from __future__ import annotations

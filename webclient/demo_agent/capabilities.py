@@ -43,8 +43,17 @@ class SuggestionSupport:
 
     @classmethod
     def from_initialize_params(cls, params: Any) -> SuggestionSupport:
-        """Negotiate from the raw ``initialize`` params (any JSON value; malformed means not advertised)."""
-        offer = dig(params, "clientCapabilities", "session", "promptSuggestions")
+        """Negotiate from raw v1 ``initialize`` params (any JSON value; malformed means not advertised)."""
+        return cls.from_offer(dig(params, "clientCapabilities", "session", "promptSuggestions"))
+
+    @classmethod
+    def from_v2_initialize_params(cls, params: Any) -> SuggestionSupport:
+        """Negotiate from raw v2 ``initialize`` params: ``capabilities.session.promptSuggestions``."""
+        return cls.from_offer(dig(params, "capabilities", "session", "promptSuggestions"))
+
+    @classmethod
+    def from_offer(cls, offer: Any) -> SuggestionSupport:
+        """Negotiate from the client's ``promptSuggestions`` value (the same object in both versions)."""
         if not isinstance(offer, dict):
             return cls()
         client_types = set(BASELINE_BLOCK_TYPES)

@@ -18,12 +18,20 @@ __all__ = ["ClientFeatures"]
 class ClientFeatures:
     """``fs/read_text_file``, ``fs/write_text_file`` and ``terminal/*`` may be sent only when advertised;
     boolean config options may be offered only to a client that advertises
-    ``session.configOptions.boolean``."""
+    ``session.configOptions.boolean`` (v1; every v2 client takes them)."""
 
     read_text_file: bool = False
     write_text_file: bool = False
     boolean_config: bool = False
     terminal: bool = False  # `terminal/*`: `run <command>` runs in the client's terminal
+    # ACP v2: no client fs or terminal; `run <command>` runs in the agent, shown in a display terminal.
+    agent_terminal: bool = False
+    protocol: int = 1
+
+    @classmethod
+    def for_v2(cls) -> ClientFeatures:
+        """A v2 client: no `fs/*` or `terminal/*` (gone from v2), and every client handles boolean options."""
+        return cls(boolean_config=True, agent_terminal=True, protocol=2)
 
     @classmethod
     def from_initialize_params(cls, params: Any) -> ClientFeatures:

@@ -42,6 +42,14 @@ class SuggestionOffers:
             self._pending = None
         return self._turn
 
+    def reset(self) -> None:
+        """A resumed session starts with an empty list: drop any pending prediction and forget the offer.
+
+        Also synchronous, so a prediction can never go out in the middle of the replay that follows.
+        """
+        self.accept_prompt()
+        self._offered = False
+
     async def withdraw(self) -> None:
         """Send ``suggestions: []`` if the client may still be offering a list from an earlier turn."""
         if self._offered:

@@ -83,6 +83,16 @@ class SessionStore:
             Path(temp).unlink(missing_ok=True)
             raise
 
+    def delete(self, session_id: str) -> bool:
+        """Remove a stored session; False when there was none (or the id is not one of ours)."""
+        if not _SESSION_ID.fullmatch(session_id):
+            return False
+        try:
+            self._path(session_id).unlink()
+        except FileNotFoundError:
+            return False
+        return True
+
     def all(self) -> list[SessionRecord]:
         """Every readable stored session, most recently updated first."""
         if not self.directory.is_dir():

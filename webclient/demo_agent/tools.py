@@ -1,9 +1,10 @@
 """Turns that use tools: edit (plan, read, diff, permission, write), run, search, and switching modes.
 
 Each sends its ``tool_call`` / ``tool_call_update`` / ``plan`` updates and client requests as it goes and
-returns the Markdown the agent says at the end. The agent itself never runs a command: ``run tests`` is
-pretend, and ``run <command>`` asks the user, then runs it in the client's terminal when the client offers
-one (``terminal.py``), or pretends when it does not.
+returns the Markdown the agent says at the end. ``run tests`` is pretend; ``run <command>`` asks the user,
+then (v1) runs it in the client's terminal when the client offers one (``terminal.py``) or pretends, or
+(v2, no client terminals) runs it itself into a display terminal (``display_terminal.py``). Updates are
+built v1-shaped; on a v2 connection the channel reshapes them (``dialect_v2.py``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from acp.meta import CLIENT_METHODS
 from acp.schema import FileEditToolCallContent, PermissionOption, PlanEntryStatus, ToolCallLocation
 
 from .blocks import JsonDict, to_json
+from .display_terminal import run_in_display_terminal, show_in_display_terminal
 from .features import ClientFeatures
 from .intents import Intent, Kind
 from .markdown import code, fenced
@@ -172,7 +174,7 @@ async def _edit(ctx: ToolContext, reference: str) -> str:
     how = (
         "through your client (`fs/write_text_file`)"
         if via == "client"
-        else ("myself: your client did not advertise `fs.writeTextFile`")
+        else _own_access_note("writeTextFile", ctx.features)
     )
     return f"Appended {code(REVIEW_LINE)} to {code(name)}; I wrote it {how}. {read_note}"
 
@@ -218,9 +220,16 @@ async def _read_step(ctx: ToolContext, path: Path, name: str) -> tuple[str | Non
     note = (
         "I read the file through your client (`fs/read_text_file`)."
         if via == "client"
-        else "I read the file myself: your client did not advertise `fs.readTextFile`."
+        else f"I read the file {_own_access_note('readTextFile', ctx.features)}."
     )
     return text, note
+
+
+def _own_access_note(capability: str, features: ClientFeatures) -> str:
+    """Why the agent touched the file itself: "myself: <reason>", without a final full stop."""
+    if features.protocol >= 2:
+        return "myself: ACP v2 clients offer agents no file system"
+    return f"myself: your client did not advertise `fs.{capability}`"
 
 
 def _content_of(result: Any) -> str:
@@ -302,7 +311,7 @@ async def _run(ctx: ToolContext, command: str) -> str:
     command = command.strip()
     if not command or command.lower() in ("tests", "the tests", "test"):
         command = DEFAULT_RUN_COMMAND
-    elif ctx.features.terminal:
+    elif ctx.features.terminal or ctx.features.agent_terminal:
         return await _run_for_real(ctx, command)
     tool_id = _tool_id("run")
     await ctx.send(
@@ -312,18 +321,23 @@ async def _run(ctx: ToolContext, command: str) -> str:
     )
     await ctx.send(update_tool_call(tool_id, status="in_progress"))
     output = _pretend_output(command)
-    await ctx.send(
-        update_tool_call(
-            tool_id,
-            status="completed",
-            content=[tool_content(text_block(fenced(output, "text")))],
-            raw_output={"exitCode": 0, "stdout": output},
+    if ctx.features.agent_terminal:
+        await show_in_display_terminal(ctx, tool_id, command, output)
+    else:
+        await ctx.send(
+            update_tool_call(
+                tool_id,
+                status="completed",
+                content=[tool_content(text_block(fenced(output, "text")))],
+                raw_output={"exitCode": 0, "stdout": output},
+            )
         )
+    why = (
+        "the demo agent fakes the test run"
+        if ctx.features.agent_terminal
+        else "the demo agent never runs commands"
     )
-    return (
-        f"I pretended to run {code(command)} (the demo agent never runs commands); it exited with code 0.\n\n"
-        + fenced(output, "text")
-    )
+    return f"I pretended to run {code(command)} ({why}); it exited with code 0.\n\n" + fenced(output, "text")
 
 
 async def _run_for_real(ctx: ToolContext, command: str) -> str:
@@ -341,6 +355,8 @@ async def _run_for_real(ctx: ToolContext, command: str) -> str:
         if choice is None:
             return f"The turn was cancelled while I waited for permission; {code(command)} did not run."
         return f"You chose not to run {code(command)}."
+    if ctx.features.agent_terminal:
+        return await run_in_display_terminal(ctx, tool_id, command)
     return await run_in_terminal(ctx, tool_id, command)
 
 

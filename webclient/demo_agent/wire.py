@@ -1,6 +1,11 @@
-"""Connection plumbing: stdio JSON-RPC (ndjson) through the SDK's ``Connection``, built by hand.
+"""Connection plumbing: the first line picks the protocol version, then v1 or v2 serves the connection.
 
-Why not ``AgentSideConnection``: its ``session_update`` accepts only the SDK's typed updates (the closed
+The first message is ``initialize``. A ``protocolVersion`` of 2 or more gets the v2 agent over our own
+JSON-RPC peer (``jsonrpc.py``, ``agent_v2.py``); anything else goes, unchanged, to the v1 path below, which
+reads that same first line again from a replaying reader.
+
+v1 is stdio JSON-RPC (ndjson) through the SDK's ``Connection``, built by hand. Why not
+``AgentSideConnection``: its ``session_update`` accepts only the SDK's typed updates (the closed
 union has no ``prompt_suggestions_update``), and its validated ``initialize`` params have already lost
 ``clientCapabilities.session.promptSuggestions``. So the agent gets the SDK's router for every request,
 but the raw initialize params and a raw ``session/update`` sender.
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import json
 import logging
 import os
 import sys
@@ -24,13 +30,20 @@ from acp.meta import AGENT_METHODS, CLIENT_METHODS
 from acp.stdio import stdio_streams
 
 from .agent import DemoAgent
+from .agent_v2 import DemoAgentV2
 from .blocks import JsonDict
 from .config import DemoSettings
+from .jsonrpc import JsonRpcPeer
 from .store import SessionStore
 
-__all__ = ["ConnectionSink", "RawInitializeRecorder", "main", "serve"]
+__all__ = ["ConnectionSink", "RawInitializeRecorder", "main", "serve", "wants_v2"]
+
+log = logging.getLogger(__name__)
 
 LOG_LEVEL_ENV = "WEBCLIENT_DEMO_LOG_LEVEL"
+# v2 prompts carry images as base64 on one line; the v1 path keeps the SDK's default line limit.
+V2_LINE_LIMIT = 64 * 1024 * 1024
+PUMP_READ_SIZE = 65536
 
 
 class RawInitializeRecorder:
@@ -76,10 +89,60 @@ class ConnectionSink:
 
 
 async def serve(settings: DemoSettings) -> None:
-    """Serve one client on stdin/stdout until stdin closes."""
-    reader, writer = await stdio_streams()
+    """Serve one client on stdin/stdout until stdin closes, in the version its ``initialize`` asks for."""
+    reader, writer = await stdio_streams(limit=V2_LINE_LIMIT)
+    try:
+        first = await reader.readline()
+    except ValueError:
+        log.error("the first line is longer than %d bytes; closing", V2_LINE_LIMIT)
+        return
+    store = SessionStore(settings.state_dir / "sessions")
+    if wants_v2(first):
+        await _serve_v2(settings, store, reader, writer, first)
+        return
+    replay = asyncio.StreamReader()  # the SDK's default limit, exactly as before
+    replay.feed_data(first)
+    pump = asyncio.create_task(_pump(reader, replay), name="demo-agent:stdin")
+    try:
+        await _serve_v1(settings, store, replay, writer)
+    finally:
+        pump.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pump
+
+
+def wants_v2(line: bytes) -> bool:
+    """Whether the first line is an ``initialize`` request asking for protocol version 2 or later."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return False
+    params = message.get("params") if isinstance(message, dict) else None
+    version = params.get("protocolVersion") if isinstance(params, dict) else None
+    return (
+        isinstance(message, dict)
+        and message.get("method") == AGENT_METHODS["initialize"]
+        and "id" in message
+        and isinstance(version, int)
+        and not isinstance(version, bool)
+        and version >= 2
+    )
+
+
+async def _pump(source: asyncio.StreamReader, target: asyncio.StreamReader) -> None:
+    """Copy stdin into the v1 reader after the replayed first line, then pass on end of input."""
+    try:
+        while data := await source.read(PUMP_READ_SIZE):
+            target.feed_data(data)
+    finally:
+        target.feed_eof()
+
+
+async def _serve_v1(
+    settings: DemoSettings, store: SessionStore, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+) -> None:
     sink = ConnectionSink()
-    agent = DemoAgent(settings, sink, SessionStore(settings.state_dir / "sessions"))
+    agent = DemoAgent(settings, sink, store)
     # The router looks methods up by name; the ones DemoAgent lacks (authenticate, set_mode, ...) answer
     # "method not found", so it need not implement the whole Agent protocol.
     router = build_agent_router(cast(Agent, agent))
@@ -92,6 +155,23 @@ async def serve(settings: DemoSettings) -> None:
     finally:
         await agent.close()
         await conn.close()
+        writer.close()
+
+
+async def _serve_v2(
+    settings: DemoSettings,
+    store: SessionStore,
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    first: bytes,
+) -> None:
+    peer = JsonRpcPeer(reader, writer)
+    agent = DemoAgentV2(settings, peer.notify, peer.request, store)
+    try:
+        await peer.run(agent.handle, agent.notice, first)
+    finally:
+        await agent.close()
+        await peer.close()
         writer.close()
 
 
