@@ -34,6 +34,21 @@ def _demo_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEBCLIENT_DEMO_CHUNK_DELAY_MS", "0")
 
 
+@pytest.fixture(params=["1", "2"], ids=["v1", "v2"])
+def protocol(request: pytest.FixtureRequest) -> str:
+    """The ACP version a demo-agent test speaks: the reference Agent keeps every rule in both."""
+    return str(request.param)
+
+
+def advertised(init: dict[str, Any]) -> dict[str, Any]:
+    """The client's session capabilities in an `initialize` (v1: clientCapabilities, v2: capabilities)."""
+    caps = init.get("clientCapabilities") or init.get("capabilities") or {}
+    return dict(caps.get("session") or {})
+
+
+LOAD = {"1": "session/load", "2": "session/resume"}
+
+
 @asynccontextmanager
 async def running(workspace: Path, agent: str = "", **overrides: Any) -> AsyncIterator[Harness]:
     settings = Settings(agent=agent, cwd=workspace, flush_interval=0, initialize_timeout=10, **overrides)
@@ -106,10 +121,11 @@ def is_prompt(direction: str, message: dict[str, Any]) -> bool:
 
 async def test_advertised_demo_suggestions_arrive_after_a_turn_and_are_offered_in_order(
     workspace: Path,
+    protocol: str,
 ) -> None:
-    async with running(workspace) as runtime:
+    async with running(workspace, protocol=protocol) as runtime:
         [init] = sent(runtime, "initialize")
-        assert init["clientCapabilities"]["session"]["promptSuggestions"] == SUGGESTION_CONTENT_TYPES
+        assert advertised(init)["promptSuggestions"] == SUGGESTION_CONTENT_TYPES
 
         await turn(runtime, "help")
         await eventually(lambda: bool(runtime.state.suggestions), 10, "suggestions")
@@ -128,10 +144,12 @@ async def test_advertised_demo_suggestions_arrive_after_a_turn_and_are_offered_i
         assert [role for role, _ in messages(runtime)] == ["user", "thought", "agent"]  # rule 8
 
 
-async def test_not_advertised_the_demo_agent_sends_none_and_nothing_is_offered(workspace: Path) -> None:
-    async with running(workspace, prompt_suggestions=False) as runtime:
+async def test_not_advertised_the_demo_agent_sends_none_and_nothing_is_offered(
+    workspace: Path, protocol: str
+) -> None:
+    async with running(workspace, prompt_suggestions=False, protocol=protocol) as runtime:
         [init] = sent(runtime, "initialize")
-        assert "promptSuggestions" not in init["clientCapabilities"]["session"]
+        assert "promptSuggestions" not in advertised(init)
 
         await turn(runtime, "help")
         await turn(runtime, "/suggest []")  # a scenario list needs the capability too
@@ -147,8 +165,9 @@ async def test_not_advertised_the_demo_agent_sends_none_and_nothing_is_offered(w
 
 async def test_new_prompt_withdraws_before_anything_else_of_the_turn_and_clears_the_list(
     workspace: Path,
+    protocol: str,
 ) -> None:
-    async with running(workspace) as runtime:
+    async with running(workspace, protocol=protocol) as runtime:
         await turn(runtime, "help")
         await eventually(lambda: bool(runtime.state.suggestions), 10, "suggestions")
         generation = runtime.state.suggestions_generation
@@ -161,6 +180,8 @@ async def test_new_prompt_withdraws_before_anything_else_of_the_turn_and_clears_
 
         after = wire_after(runtime, is_prompt)
         updates = [m["params"]["update"] for d, m in after if d == "in" and "sessionUpdate" in str(m)]
+        if protocol == "2":  # the agent first inserts the prompt into its history: that accepts it
+            assert updates.pop(0)["sessionUpdate"] == "user_message"
         assert updates[0] == {"sessionUpdate": SUGGESTIONS_UPDATE, "suggestions": []}
         assert runtime.current.ledger.turn_settled() == ()  # the agent kept the withdrawal rule
         # rule 7: the client told the agent nothing about dropping the list
@@ -171,8 +192,10 @@ async def test_new_prompt_withdraws_before_anything_else_of_the_turn_and_clears_
         assert notices(runtime) == []
 
 
-async def test_selected_suggestion_is_sent_deep_equal_and_a_stale_choice_is_refused(workspace: Path) -> None:
-    async with running(workspace) as runtime:
+async def test_selected_suggestion_is_sent_deep_equal_and_a_stale_choice_is_refused(
+    workspace: Path, protocol: str
+) -> None:
+    async with running(workspace, protocol=protocol) as runtime:
         await turn(runtime, "help")
         await eventually(lambda: bool(runtime.state.suggestions), 10, "suggestions")
         [update] = received_updates(runtime, SUGGESTIONS_UPDATE)
@@ -192,8 +215,10 @@ async def test_selected_suggestion_is_sent_deep_equal_and_a_stale_choice_is_refu
         assert "Sample project" in messages(runtime)[-1][1]  # the demo agent showed the README
 
 
-async def test_load_of_an_earlier_session_replays_the_transcript_with_no_suggestions(workspace: Path) -> None:
-    async with running(workspace) as runtime:
+async def test_load_of_an_earlier_session_replays_the_transcript_with_no_suggestions(
+    workspace: Path, protocol: str
+) -> None:
+    async with running(workspace, protocol=protocol) as runtime:
         await turn(runtime, "help")
         await eventually(lambda: bool(runtime.state.suggestions), 10, "suggestions")
         earlier = runtime.state.session_id
@@ -219,7 +244,7 @@ async def test_load_of_an_earlier_session_replays_the_transcript_with_no_suggest
         assert runtime.send_suggestion(runtime.state.suggestions_generation, 0) is not None
         assert [role for role, _ in messages(runtime)] == ["user", "agent"]
         assert messages(runtime)[0] == ("user", "help")
-        replay = wire_after(runtime, lambda d, m: d == "out" and m.get("method") == "session/load")
+        replay = wire_after(runtime, lambda d, m: d == "out" and m.get("method") == LOAD[protocol])
         assert not [m for d, m in replay if d == "in" and SUGGESTIONS_UPDATE in str(m)]
         assert notices(runtime, "prompt suggestions") == []
         # the loaded session goes on: a prompt gets an answer and a fresh prediction
@@ -227,8 +252,8 @@ async def test_load_of_an_earlier_session_replays_the_transcript_with_no_suggest
         await eventually(lambda: bool(runtime.state.suggestions), 10, "suggestions after load")
 
 
-async def test_load_of_an_unknown_session_keeps_the_conversation(workspace: Path) -> None:
-    async with running(workspace) as runtime:
+async def test_load_of_an_unknown_session_keeps_the_conversation(workspace: Path, protocol: str) -> None:
+    async with running(workspace, protocol=protocol) as runtime:
         await turn(runtime, "help")
         current = runtime.state.session_id
         before = messages(runtime)

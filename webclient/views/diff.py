@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["DiffLine", "LineKind", "unified"]
+__all__ = ["DiffLine", "LineKind", "patch_lines", "unified"]
 
 LineKind = Literal["add", "del", "ctx", "hunk", "file"]
 CONTEXT_LINES = 3
@@ -34,3 +34,30 @@ def unified(path: str, old_text: str | None, new_text: str, context: int = CONTE
     body = list(difflib.unified_diff(old_lines, new_text.splitlines(), n=context, lineterm=""))
     # difflib's own two header lines come first; a removed "-- x" looks like one: skip by position.
     return headers + [DiffLine(_PREFIX_KINDS.get(line[:1], "ctx"), line) for line in body[2:]]
+
+
+_PATCH_HEADERS = (
+    "diff --git",
+    "index ",
+    "--- ",
+    "+++ ",
+    "new file mode",
+    "deleted file mode",
+    "similarity",
+    "rename from",
+    "rename to",
+    "old mode",
+    "new mode",
+    "Binary files",
+)
+
+
+def patch_lines(patch: str) -> list[DiffLine]:
+    """A git patch an agent sent (ACP v2's `git_patch`), its lines typed for colouring as they are."""
+    lines = []
+    for line in patch.splitlines():
+        if line.startswith(_PATCH_HEADERS):
+            lines.append(DiffLine("file", line))
+        else:
+            lines.append(DiffLine(_PREFIX_KINDS.get(line[:1], "ctx"), line))
+    return lines

@@ -19,7 +19,7 @@ from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
-from webclient.views.diff import unified
+from webclient.views.diff import patch_lines, unified
 from webclient.views.markdown import render_markdown
 from webclient.views.markdown_stream import Delta, Split, split, streamed_text
 from webclient.views.notices import has_detail, plain_text
@@ -53,6 +53,7 @@ def environment() -> Environment:
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
     env.globals["unified_diff"] = unified
+    env.globals["patch_lines"] = patch_lines
     env.globals["welcome_starters"] = starters
     env.globals["notice_plain"] = plain_text
     env.globals["notice_has_detail"] = has_detail

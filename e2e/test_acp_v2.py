@@ -1,0 +1,100 @@
+"""A whole demo session in ACP v2, in a real browser: the same experience as v1, and the version said.
+
+The module's server runs with `--protocol 2`; everything else is as in the other browser tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, FAST_DEMO
+from e2e.layouts import Layout, assert_accessible, shoot
+from e2e.session_setup import wait_until_agent_ready
+from e2e.test_conversation import open_app
+from e2e.test_suggestions import agent_messages, user_messages
+from tests.live import LiveServer, run_server
+
+
+@pytest.fixture(scope="module")
+def module_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
+    """This module's server speaks ACP v2 with the demo agent."""
+    env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
+    with run_server(
+        cwd=shop, env=env, extra_args=["--protocol", "2"], startup_timeout=AGENT_STARTUP_TIMEOUT
+    ) as live:
+        wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
+        yield live
+
+
+def send(page: Page, text: str) -> None:
+    composer = page.get_by_test_id("composer")
+    composer.fill(text)
+    composer.press("Enter")
+
+
+def test_a_v2_session_streams_offers_chips_and_sends_a_chosen_one(
+    sized_page: Page, server: LiveServer, layout: Layout
+) -> None:
+    page = sized_page
+    open_app(page, server)
+    expect(page.get_by_test_id("protocol-version")).to_have_attribute("data-version", "2")
+    if not layout.phone:  # on a phone the agent's name and version sit in the menu
+        expect(page.get_by_test_id("protocol-version")).to_have_text("ACP v2")
+
+    send(page, "help")
+    expect(user_messages(page)).to_have_count(1)
+    expect(agent_messages(page)).to_have_count(1)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    expect(user_messages(page).first).not_to_have_attribute("data-pending", "true")
+    row = page.locator('#suggestions [data-testid="suggestion"]')
+    expect(row.first).to_be_visible()
+    assert_accessible(page, "a v2 turn with suggestions")
+    shoot(page, "acp-v2/turn-with-chips", layout)
+
+    chosen = row.first.get_attribute("data-text") or row.first.inner_text()
+    row.first.click()
+    expect(user_messages(page)).to_have_count(2)
+    expect(agent_messages(page)).to_have_count(2)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    assert chosen.strip().split()[0] in user_messages(page).nth(1).inner_text()
+
+
+def test_a_v2_permission_shows_the_agents_question_and_the_inspector_labels_v2(
+    page: Page, server: LiveServer
+) -> None:
+    open_app(page, server)
+    send(page, "edit README.md")
+    permission = page.get_by_test_id("permission")
+    expect(permission).to_have_attribute("data-state", "pending")
+    expect(page.get_by_test_id("agent-status")).to_contain_text("waiting for you")
+    shoot(page, "acp-v2/permission", Layout("desktop", 1280, 800, phone=False))
+    # The proposed change shows once, in its card, from the agent's git patch.
+    card_diff = page.locator('[data-testid="tool-call"][data-kind="edit"] [data-testid="diff"]')
+    expect(card_diff).to_contain_text("+# reviewed by the demo agent")
+    permission.locator("[data-option-id]").first.click()
+    expect(permission).to_have_attribute("data-state", "answered")
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+    page.get_by_test_id("inspector-toggle").click()
+    versions = page.get_by_test_id("inspector-version")
+    expect(versions.first).to_have_text("v2")
+    assert set(versions.all_inner_texts()) == {"v2"}
+    assert_accessible(page, "the inspector on a v2 session")
+
+
+def test_a_prompt_sent_while_the_agent_runs_waits_for_it_then_runs(page: Page, server: LiveServer) -> None:
+    open_app(page, server)
+    send(page, "slow 40")
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "working")
+    expect(page.get_by_test_id("send")).to_be_enabled()  # v2: the agent takes it and queues it
+    send(page, "help")
+    queued = user_messages(page).nth(1)
+    expect(queued).to_have_attribute("data-pending", "true")
+    expect(queued.get_by_test_id("pending-badge")).to_be_visible()
+    expect(queued).not_to_have_attribute("data-pending", "true", timeout=30_000)
+    expect(agent_messages(page)).to_have_count(2, timeout=30_000)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
