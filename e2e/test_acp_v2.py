@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, FAST_DEMO
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, FAST_DEMO, screenshot
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.session_setup import wait_until_agent_ready
 from e2e.test_conversation import open_app
@@ -98,3 +98,32 @@ def test_a_prompt_sent_while_the_agent_runs_waits_for_it_then_runs(page: Page, s
     expect(queued).not_to_have_attribute("data-pending", "true", timeout=30_000)
     expect(agent_messages(page)).to_have_count(2, timeout=30_000)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+
+def test_a_closed_v2_session_comes_back_with_a_replay_and_can_be_deleted(
+    page: Page, server: LiveServer
+) -> None:
+    open_app(page, server)
+    send(page, "list files")
+    expect(agent_messages(page)).to_have_count(1)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    page.get_by_test_id("new-session").click()
+    expect(page.get_by_test_id("session-link")).to_have_count(2)
+    page.get_by_test_id("session-link").first.get_by_test_id("close-session").click()
+    expect(page.get_by_test_id("session-link")).to_have_count(1)
+
+    stored = page.get_by_test_id("stored-session")
+    expect(stored).to_have_count(1)
+    stored.get_by_test_id("load-session").click()  # session/resume with a replay from the start
+    expect(user_messages(page)).to_have_count(1)
+    expect(user_messages(page).first).to_contain_text("list files")
+    expect(agent_messages(page).first).to_contain_text("README.md")
+
+    page.get_by_test_id("session-link").filter(has_text="list files").get_by_test_id("close-session").click()
+    expect(stored).to_have_count(1)
+    stored.get_by_test_id("delete-session").locator("summary").click()
+    assert_accessible(page, "a stored v2 session about to be deleted")
+    screenshot(page, "acp-v2/delete-stored", element=page.get_by_test_id("sidebar"))
+    stored.get_by_test_id("confirm-delete").click()
+    expect(stored).to_have_count(0)
+    expect(page.get_by_test_id("sidebar")).to_contain_text("none yet")

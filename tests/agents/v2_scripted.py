@@ -305,7 +305,19 @@ def prompt(request: dict[str, Any]) -> None:
     elif said == "cancel":
         begin(request)
         state["cancel"] = next_id("a")
+        up(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "t-long",
+                "title": "Long",
+                "status": "in_progress",
+            }
+        )
         chunk(state["cancel"], "running until cancelled")
+    elif said == "quiet":  # leaves the earlier list standing: breaks the RFD's replace-or-withdraw rule
+        begin(request)
+        chunk(next_id("a"), "no new list")
+        idle()
     else:
         scenario = {
             "upserts": upserts,
@@ -357,8 +369,14 @@ def serve(msg: dict[str, Any]) -> None:
     elif method == "session/resume":
         resume(msg)
     elif method == "session/list":
-        wire.respond(msg, {"sessions": [{"sessionId": STORED, "cwd": "/w", "title": "Stored v2 session"}]})
-    elif method in ("session/close", "session/delete"):
+        stored = (
+            [] if state.get("deleted") else [{"sessionId": STORED, "cwd": "/w", "title": "Stored v2 session"}]
+        )
+        wire.respond(msg, {"sessions": stored})
+    elif method == "session/delete":
+        state["deleted"] = msg["params"]["sessionId"] == STORED
+        wire.respond(msg, {})
+    elif method == "session/close":
         wire.respond(msg, {})
     elif method == "session/set_config_option":
         set_config(msg)

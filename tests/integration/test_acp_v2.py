@@ -16,7 +16,9 @@ import pytest
 from tests.integration.support import Harness, eventually, started
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
+from webclient.acp.v2.connection import V2Connection
 from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, TurnState
+from webclient.errors import Refused
 from webclient.settings import Settings
 
 V2_AGENT = scripted_agent("v2_scripted")
@@ -207,6 +209,8 @@ async def test_cancel_waits_for_idle_cancelled(v2: Harness) -> None:
     await eventually(lambda: v2.state.turn is TurnState.IDLE, TURN_SECONDS, "the cancelled turn to end")
     assert messages(v2, "agent")[-1].text == "running until cancelled, stopped"
     assert "the turn was cancelled" in notices(v2)
+    long = v2.state.tool_card("t-long")
+    assert long is not None and long.status == "cancelled"  # marked by the client at Cancel
 
 
 async def test_a_refused_prompt_says_why_and_the_session_goes_on(v2: Harness) -> None:
@@ -270,3 +274,37 @@ async def test_auth_login_signs_in_before_the_session_opens(workspace: Path) -> 
 async def test_every_logged_message_carries_the_version_of_its_connection(v2: Harness) -> None:
     entries = v2.registry.wire_log.view(v2.state.session_id)
     assert entries and {e.version for e in entries} == {2}
+
+
+async def test_a_stored_session_can_be_deleted_where_the_agent_says_so(v2: Harness) -> None:
+    await eventually(lambda: bool(v2.state.sidebar.stored), TURN_SECONDS, "the stored sessions")
+    assert v2.state.sidebar.can_delete
+    await v2.registry.delete_stored("v2-stored", v2.current.agent_key)
+    assert sent(v2, "session/delete") == [{"sessionId": "v2-stored"}]
+    await eventually(lambda: v2.state.sidebar.stored == (), TURN_SECONDS, "the deleted session to go")
+
+
+async def test_a_v1_agent_offers_no_delete(workspace: Path) -> None:
+    async with started(settings_for(workspace, protocol="1")) as harness:
+        await session_open(harness)
+        assert not harness.state.sidebar.can_delete
+        with pytest.raises(Refused, match="does not delete"):
+            await harness.registry.delete_stored("v2-stored", harness.current.agent_key)
+        assert sent(harness, "session/delete") == []
+
+
+async def test_logout_is_auth_logout(v2: Harness) -> None:
+    agent = v2.supervisor.agent
+    assert isinstance(agent, V2Connection)
+    await agent.logout()
+    assert sent(v2, "auth/logout") == [{}]
+
+
+async def test_a_list_left_standing_after_the_agent_inserted_a_new_prompt_is_reported(v2: Harness) -> None:
+    await run(v2, "hello")
+    await eventually(lambda: bool(v2.state.suggestions), TURN_SECONDS, "the first list")
+    await run(v2, "quiet")
+    stale = "neither replaced nor withdrew"
+    await eventually(
+        lambda: any(stale in text for text in notices(v2)), TURN_SECONDS, "the stale-list notice"
+    )

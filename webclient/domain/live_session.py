@@ -214,6 +214,8 @@ class LiveSession(Generic[SinkT]):
         self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
         self.on_status()
         self.cancel_permissions()  # the protocol answers a pending request "cancelled" on session/cancel
+        if self.state.keyed_messages:  # v2: the client SHOULD mark the work's unfinished tool calls
+            self.hub.mark(self.state.cancel_unfinished_tool_calls())
         self._cancel_watch = asyncio.create_task(self._watch_cancel(), name="cancel-grace")
         try:
             await self.agent.cancel(self.state.session_id)

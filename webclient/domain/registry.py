@@ -394,6 +394,22 @@ class SessionRegistry(Generic[SinkT]):
                 self._add(route).start()
         self.spawn(route.refresh_stored())
 
+    async def delete_stored(self, session_id: str, agent_key: str) -> None:
+        """Delete a session the agent keeps (ACP v2's `session/delete`); Refused where that cannot be."""
+        route = self.agents.get(agent_key)
+        if route is None:
+            raise Refused(f"no agent {agent_key!r} is configured")
+        agent = route.supervisor.ready_agent()
+        if not route.capabilities().delete_session:
+            raise Refused("the agent does not delete stored sessions")
+        if route.by_agent_id(session_id) is not None:
+            raise Refused("that session is open here: close it first, then delete it")
+        try:
+            await agent.delete_session(session_id)
+        except AgentError as exc:
+            raise Refused(f"the agent did not delete the session: {exc}") from None
+        await route.refresh_stored()
+
     async def refresh_stored(self) -> None:
         """Ask every running agent for the sessions it keeps (`session/list`), for the sidebar."""
         for route in self.agents.values():
@@ -488,6 +504,7 @@ class SessionRegistry(Generic[SinkT]):
                 can_load=caps.load_session,
                 can_resume=caps.resume_session,
                 can_list=caps.list_sessions,
+                can_delete=caps.delete_session,
                 agents=choices,
                 current_agent=route.key,
             )

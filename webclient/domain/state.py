@@ -305,6 +305,7 @@ class Sidebar:
     can_load: bool = False
     can_resume: bool = False
     can_list: bool = False
+    can_delete: bool = False
     agents: tuple[AgentChoice, ...] = ()
     current_agent: str = ""
 
@@ -467,6 +468,16 @@ class SessionState:
         # An untitled session is named after its first prompt until the agent names it.
         named = {Aspect.DETAILS} if first and not self.title else set()
         return {item.id} | named | self.set_suggestions(())
+
+    def cancel_unfinished_tool_calls(self) -> set[str]:
+        """Cancel was asked for (ACP v2): tool calls still pending or in progress show as cancelled at
+        once; an update from the agent afterwards still says what really became of them."""
+        changed = set()
+        for item in self._tool_calls.values():
+            if item.status in (None, "pending", "in_progress"):
+                item.status = "cancelled"
+                changed.add(item.id)
+        return changed
 
     def close_open_message(self) -> set[str]:
         """The next chunk starts a new message (a replay ended, or another speaker took over)."""

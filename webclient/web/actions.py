@@ -145,6 +145,13 @@ class OpenSessionAction(_Action):
     mode: Literal["load", "resume"] = "load"
 
 
+class DeleteStoredAction(_Action):
+    """Delete a session the agent keeps (where it says it can)."""
+
+    action: Literal["delete_stored"]
+    session_id: Annotated[str, Field(min_length=1, max_length=500)]
+
+
 class CloseSessionAction(_Action):
     action: Literal["close_session"]
     local_id: Annotated[str, Field(min_length=1, max_length=50)]
@@ -196,6 +203,7 @@ BrowserAction = Annotated[
     | AttachFileAction
     | AttachImageAction
     | OpenSessionAction
+    | DeleteStoredAction
     | CloseSessionAction
     | SetModeAction
     | SetConfigOptionAction

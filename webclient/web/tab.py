@@ -31,6 +31,7 @@ from webclient.web.actions import (
     CancelAction,
     CancelSignInAction,
     CloseSessionAction,
+    DeleteStoredAction,
     DetachAction,
     EditSuggestionAction,
     FindFilesAction,
@@ -119,6 +120,8 @@ class Tab:
                     action.session_id, resume=resume, agent_key=live.agent_key
                 )
                 self.sub.push(render.navigate(f"/s/{opened.local_id}"))
+            case DeleteStoredAction():
+                await registry.delete_stored(action.session_id, live.agent_key)
             case CloseSessionAction():
                 closing = registry.session(action.local_id)
                 if closing is None:
