@@ -45,6 +45,10 @@ def test_a_v2_session_streams_offers_chips_and_sends_a_chosen_one(
     if not layout.phone:  # on a phone the agent's name and version sit in the menu
         expect(page.get_by_test_id("protocol-version")).to_have_text("ACP v2")
 
+    welcome = page.get_by_test_id("welcome")
+    expect(welcome).to_contain_text("Architect")  # v2 has no modes: its `mode` config option's choices
+    shoot(page, "acp-v2/welcome", layout)
+
     send(page, "help")
     expect(user_messages(page)).to_have_count(1)
     expect(agent_messages(page)).to_have_count(1)
@@ -95,6 +99,7 @@ def test_a_prompt_sent_while_the_agent_runs_waits_for_it_then_runs(page: Page, s
     queued = user_messages(page).nth(1)
     expect(queued).to_have_attribute("data-pending", "true")
     expect(queued.get_by_test_id("pending-badge")).to_be_visible()
+    screenshot(page, "acp-v2/pending-prompt")
     expect(queued).not_to_have_attribute("data-pending", "true", timeout=30_000)
     expect(agent_messages(page)).to_have_count(2, timeout=30_000)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from webclient.acp.controls import ConfigChoice, ConfigGroup, ConfigOption
 from webclient.acp.models import (
     AgentStatus,
     MessageChunk,
@@ -109,3 +110,22 @@ def test_plans_by_id_each_replace_only_themselves() -> None:
     state.apply(PlanEvent(entries=(entry.model_copy(update={"content": "b"}),), plan_id="p2"))
     state.apply(PlanEvent(entries=(entry.model_copy(update={"status": "completed"}),), plan_id="p1"))
     assert [(e.content, e.status) for e in state.plan] == [("a", "completed"), ("b", "pending")]
+
+
+def test_the_modes_of_a_v2_agent_are_its_mode_config_options_choices() -> None:
+    state = v2_state()
+    mode = ConfigOption(
+        id="mode",
+        name="Mode",
+        kind="select",
+        current="ask",
+        category="mode",
+        groups=(
+            ConfigGroup(
+                name=None,
+                choices=(ConfigChoice(value="ask", name="Ask"), ConfigChoice(value="code", name="Code")),
+            ),
+        ),
+    )
+    state.set_config_options((mode,))
+    assert state.mode_names == ("Ask", "Code") and not state.shows_mode_selector

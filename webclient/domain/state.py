@@ -408,6 +408,15 @@ class SessionState:
         offers the same choice (ACP: prefer config options; agents send both for older clients)."""
         return bool(self.available_modes) and not any(o.category == "mode" for o in self.config_options)
 
+    @property
+    def mode_names(self) -> tuple[str, ...]:
+        """The agent's modes by name: its `modes`, or (ACP v2 has no modes) its config option of
+        category `mode`."""
+        if self.available_modes:
+            return tuple(mode.name for mode in self.available_modes)
+        option = next((o for o in self.config_options if o.category == "mode" and o.kind == "select"), None)
+        return tuple(c.name for group in option.groups for c in group.choices) if option else ()
+
     def tool_card(self, tool_call_id: str) -> ToolCallItem | None:
         """The card of a tool call, if the agent sent one (a permission request may come without)."""
         return self._tool_calls.get(tool_call_id)
