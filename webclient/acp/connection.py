@@ -27,7 +27,6 @@ from webclient.acp.models import (
     AuthMethod,
     AuthVar,
     Notice,
-    NoticeLevel,
     OpenedSession,
     PermissionOption,
     PermissionOutcome,
@@ -38,10 +37,11 @@ from webclient.acp.models import (
     TerminalOutput,
     TerminalRequest,
 )
+from webclient.acp.output import OutputWatch
 from webclient.acp.process import AgentProcess
 from webclient.acp.translate import Translation, tool_call_event, translate_update
 from webclient.agent_config import McpServer
-from webclient.errors import AgentExitedError, AgentRequestError, AgentTimeoutError, RequestRefused
+from webclient.errors import AgentRequestError, AgentTimeoutError, RequestRefused
 
 AUTH_REQUIRED = -32000
 
@@ -97,7 +97,7 @@ class AgentConnection:
         self._conn: Connection | None = None
         self._router: Any = None
         self.info: AgentInfo | None = None
-        self._stopping: asyncio.Future[None] | None = None  # a stop the agent's output forced
+        self._output = OutputWatch(process, listener)
 
     async def start(self) -> AgentInfo:
         """Spawn the agent and complete `initialize`. Raises AgentError subclasses on failure."""
@@ -109,8 +109,8 @@ class AgentConnection:
         transport = NdjsonTransport(
             proc.stdout,
             proc.stdin,
-            self._on_garbage,
-            on_overflow=self._on_overflow,
+            self._output.garbage,
+            on_overflow=self._output.overflow,
             intercept=self._intercept,
         )
         self._router = build_client_router(_ClientRequests(self._listener))  # type: ignore[arg-type]
@@ -162,7 +162,7 @@ class AgentConnection:
         """`session/list`: the sessions the agent keeps for `cwd`; malformed entries are left out."""
         result = await self._request("session/list", {"cwd": str(cwd)})
         entries = result.get("sessions") if isinstance(result, dict) else None
-        return tuple(info for raw in entries or () if (info := _stored_session(raw)) is not None)
+        return tuple(info for raw in entries or () if (info := stored_session(raw)) is not None)
 
     async def close_session(self, session_id: str) -> None:
         await self._request("session/close", {"sessionId": session_id})
@@ -217,7 +217,7 @@ class AgentConnection:
         except RequestError as exc:
             raise AgentRequestError(method, exc.code, str(exc), exc.data) from exc
         except ConnectionError:
-            raise await self._exited_error() from None
+            raise await self._output.exited_error() from None
 
     async def _notify(self, method: str, params: dict[str, Any]) -> None:
         if self._conn is None:
@@ -225,7 +225,7 @@ class AgentConnection:
         try:
             await self._conn.send_notification(method, params)
         except (ConnectionError, OSError):
-            raise await self._exited_error() from None
+            raise await self._output.exited_error() from None
 
     def _intercept(self, message: dict[str, Any]) -> bool:
         # `session/update` notifications are the stream: handled here, as each line is read, so they reach
@@ -245,34 +245,6 @@ class AgentConnection:
 
     async def _handle(self, method: str, params: Any, is_notification: bool) -> Any:
         return await self._router(method, params, is_notification)
-
-    def _on_garbage(self, line: str) -> None:
-        preview = line if len(line) <= 200 else line[:200] + "…"
-        self._listener.on_notice(
-            Notice(
-                level=NoticeLevel.WARNING, text="the agent wrote a line that is not JSON-RPC", detail=preview
-            )
-        )
-
-    def _on_overflow(self, size: int) -> None:
-        # The transport stopped reading mid-line; the agent cannot be understood any more, so it stops.
-        from webclient.acp.transport import MAX_LINE_BYTES
-
-        self._listener.on_notice(
-            Notice(
-                level=NoticeLevel.ERROR,
-                text=f"the agent wrote a line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB "
-                "without a newline; webclient stopped the agent so that memory stays bounded",
-                detail=f"{size:,} bytes read without a newline",
-            )
-        )
-        self._stopping = asyncio.ensure_future(self.process.stop(grace=0.5))
-
-    async def _exited_error(self) -> AgentExitedError:
-        code: int | None = None
-        with contextlib.suppress(asyncio.TimeoutError):
-            code = await asyncio.wait_for(self.process.wait(), timeout=2.0)
-        return AgentExitedError(code, self.process.stderr_tail())
 
 
 class _ClientRequests:
@@ -490,7 +462,8 @@ def opened_session(session_id: str, result: Any) -> OpenedSession:
     return OpenedSession(session_id=session_id, modes=modes, current_mode_id=current, config_options=options)
 
 
-def _stored_session(raw: Any) -> StoredSessionInfo | None:
+def stored_session(raw: Any) -> StoredSessionInfo | None:
+    """One `session/list` entry (the same in v1 and v2); None when it is not one."""
     if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
         return None
     return StoredSessionInfo(

@@ -54,8 +54,9 @@ class Translation:
     events: tuple[SessionEvent, ...]
 
 
-def translate_update(params: Any) -> Translation:
-    """Turn the params of one `session/update` into our events; never raises on bad input."""
+def read_envelope(params: Any) -> tuple[str, dict[str, Any]] | Translation:
+    """The session id and update of a `session/update` (the same in v1 and v2), or the notice that says
+    why they cannot be read."""
     if not isinstance(params, dict):
         return malformed(None, "session/update params are not an object", params)
     session_id = params.get("sessionId")
@@ -64,6 +65,15 @@ def translate_update(params: Any) -> Translation:
     update = params.get("update")
     if not isinstance(update, dict) or not isinstance(update.get("sessionUpdate"), str):
         return malformed(session_id, "session/update without an update.sessionUpdate", params)
+    return session_id, update
+
+
+def translate_update(params: Any) -> Translation:
+    """Turn the params of one `session/update` into our events; never raises on bad input."""
+    envelope = read_envelope(params)
+    if isinstance(envelope, Translation):
+        return envelope
+    session_id, update = envelope
     variant = update["sessionUpdate"]
     if variant == SUGGESTIONS_VARIANT:
         return Translation(session_id, (SuggestionsEvent(update=update),))

@@ -277,6 +277,7 @@ class SessionRegistry(Generic[SinkT]):
         live.state.agent_id = info.name
         live.state.accepts_images = info.capabilities.prompt.image
         live.state.protocol_version = route.supervisor.agent.protocol_version if route.supervisor.agent else 1
+        live.state.agent_state = None  # a new process has said nothing of its state yet
         live.hub.mark({Aspect.DETAILS})
 
     def refresh_sidebars(self) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webclient.acp.connection import AgentListener, mcp_wire
+from webclient.acp.connection import AgentListener, mcp_wire, stored_session
 from webclient.acp.controls import ConfigOption
 from webclient.acp.jsonrpc import METHOD_NOT_FOUND, JsonRpcPeer, PeerClosed, RpcError
 from webclient.acp.models import (
@@ -40,11 +40,12 @@ from webclient.acp.models import (
     StoredSessionInfo,
     ToolCallEvent,
 )
+from webclient.acp.output import OutputWatch
 from webclient.acp.process import AgentProcess
-from webclient.acp.transport import MAX_LINE_BYTES, NdjsonTransport
+from webclient.acp.transport import NdjsonTransport
 from webclient.acp.v2.translate import V2Translator, config_options_v2, tool_call_patch
 from webclient.agent_config import McpServer
-from webclient.errors import AgentError, AgentExitedError, AgentRequestError, AgentTimeoutError
+from webclient.errors import AgentError, AgentRequestError, AgentTimeoutError
 
 PROTOCOL_VERSION = 2
 
@@ -78,7 +79,7 @@ class V2Connection:
         self._peer: JsonRpcPeer | None = None
         self._reading: asyncio.Task[None] | None = None
         self.info: AgentInfo | None = None
-        self._stopping: asyncio.Future[None] | None = None  # a stop the agent's output forced
+        self._output = OutputWatch(process, listener)
 
     async def start(self) -> AgentInfo:
         """Spawn the agent and complete `initialize`. Raises `VersionMismatch` when it answers another
@@ -86,7 +87,9 @@ class V2Connection:
         await self.process.start()
         proc = self.process.process
         assert proc.stdout is not None and proc.stdin is not None
-        transport = NdjsonTransport(proc.stdout, proc.stdin, self._on_garbage, on_overflow=self._on_overflow)
+        transport = NdjsonTransport(
+            proc.stdout, proc.stdin, self._output.garbage, on_overflow=self._output.overflow
+        )
         self._peer = JsonRpcPeer(transport, self._serve, self._on_notification, self._observe)
         self._reading = asyncio.create_task(self._read(self._peer), name="acp-v2-reader")
         try:
@@ -138,7 +141,7 @@ class V2Connection:
     async def list_sessions(self, cwd: Path) -> tuple[StoredSessionInfo, ...]:
         result = await self._request("session/list", {"cwd": str(cwd)})
         entries = result.get("sessions") if isinstance(result, dict) else None
-        return tuple(info for raw in entries or () if (info := _stored_session(raw)) is not None)
+        return tuple(info for raw in entries or () if (info := stored_session(raw)) is not None)
 
     async def close_session(self, session_id: str) -> None:
         await self._request("session/close", {"sessionId": session_id})
@@ -158,7 +161,7 @@ class V2Connection:
             try:
                 return await wait.done
             except PeerClosed:
-                raise await self._exited_error() from None
+                raise await self._output.exited_error() from None
         finally:
             turns.remove(wait)
 
@@ -168,7 +171,7 @@ class V2Connection:
         try:
             await self._peer.notify("session/cancel", {"sessionId": session_id})
         except (ConnectionError, OSError):
-            raise await self._exited_error() from None
+            raise await self._output.exited_error() from None
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         # v2 has no modes (a config option of category "mode" replaces them); the page offers none.
@@ -211,7 +214,7 @@ class V2Connection:
         except RpcError as exc:
             raise AgentRequestError(method, exc.code, exc.message, exc.data) from exc
         except (PeerClosed, ConnectionError, OSError):
-            raise await self._exited_error() from None
+            raise await self._output.exited_error() from None
 
     async def _read(self, peer: JsonRpcPeer) -> None:
         try:
@@ -249,33 +252,8 @@ class V2Connection:
     def _observe(self, direction: str, message: dict[str, Any]) -> None:
         self._listener.on_wire(direction, message, PROTOCOL_VERSION)
 
-    def _on_garbage(self, line: str) -> None:
-        preview = line if len(line) <= 200 else line[:200] + "…"
-        self._listener.on_notice(
-            Notice(
-                level=NoticeLevel.WARNING, text="the agent wrote a line that is not JSON-RPC", detail=preview
-            )
-        )
-
-    def _on_overflow(self, size: int) -> None:
-        self._listener.on_notice(
-            Notice(
-                level=NoticeLevel.ERROR,
-                text=f"the agent wrote a line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB "
-                "without a newline; webclient stopped the agent so that memory stays bounded",
-                detail=f"{size:,} bytes read without a newline",
-            )
-        )
-        self._stopping = asyncio.ensure_future(self.process.stop(grace=0.5))
-
     def _resume_params(self, session_id: str, cwd: Path, mcp_servers: Sequence[McpServer]) -> dict[str, Any]:
         return {"sessionId": session_id, "cwd": str(cwd), "mcpServers": mcp_wire_v2(mcp_servers)}
-
-    async def _exited_error(self) -> AgentExitedError:
-        code: int | None = None
-        with contextlib.suppress(asyncio.TimeoutError):
-            code = await asyncio.wait_for(self.process.wait(), timeout=2.0)
-        return AgentExitedError(code, self.process.stderr_tail())
 
 
 # --- which idle ends which prompt ------------------------------------------------------------------------
@@ -454,14 +432,6 @@ def mcp_wire_v2(servers: Sequence[McpServer]) -> list[dict[str, Any]]:
 def _opened(session_id: str, result: Any) -> OpenedSession:
     options = config_options_v2(_object(result).get("configOptions"))
     return OpenedSession(session_id=session_id, config_options=options)
-
-
-def _stored_session(raw: Any) -> StoredSessionInfo | None:
-    if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
-        return None
-    return StoredSessionInfo(
-        session_id=raw["sessionId"], title=_text(raw.get("title")), updated_at=_text(raw.get("updatedAt"))
-    )
 
 
 def _text(value: Any) -> str | None:

@@ -45,6 +45,7 @@ from webclient.acp.translate import (
     SUGGESTIONS_VARIANT,
     Translation,
     malformed,
+    read_envelope,
     translate_content,
     unknown_variant_notice,
 )
@@ -81,14 +82,10 @@ class V2Translator:
         self._decoders: dict[tuple[str, str], codecs.IncrementalDecoder] = {}
 
     def translate(self, params: Any) -> Translation:
-        if not isinstance(params, dict):
-            return malformed(None, "session/update params are not an object", params)
-        session_id = params.get("sessionId")
-        if not isinstance(session_id, str):
-            return malformed(None, "session/update without a string sessionId", params)
-        update = params.get("update")
-        if not isinstance(update, dict) or not isinstance(update.get("sessionUpdate"), str):
-            return malformed(session_id, "session/update without an update.sessionUpdate", params)
+        envelope = read_envelope(params)
+        if isinstance(envelope, Translation):
+            return envelope
+        session_id, update = envelope
         variant = update["sessionUpdate"]
         if variant == SUGGESTIONS_VARIANT:
             return Translation(session_id, (SuggestionsEvent(update=update),))

@@ -1,0 +1,60 @@
+"""What every connection does about an agent's output it cannot use, and about the agent's exit.
+
+Shared by the v1 and v2 connections: a line that is not JSON-RPC becomes a notice; an endless line stops
+the agent (its memory stays bounded); a request that fails because the agent went away becomes an
+`AgentExitedError` with its exit code and the last lines of its stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Protocol
+
+from webclient.acp.models import Notice, NoticeLevel
+from webclient.acp.process import AgentProcess
+from webclient.acp.transport import MAX_LINE_BYTES
+from webclient.errors import AgentExitedError
+
+PREVIEW_CHARS = 200
+EXIT_WAIT_SECONDS = 2.0
+
+
+class NoticeListener(Protocol):
+    def on_notice(self, notice: Notice) -> None: ...
+
+
+class OutputWatch:
+    """One agent process's unusable output and exit, told to its connection's listener."""
+
+    def __init__(self, process: AgentProcess, listener: NoticeListener) -> None:
+        self._process = process
+        self._listener = listener
+        self._stopping: asyncio.Future[None] | None = None  # a stop the agent's output forced
+
+    def garbage(self, line: str) -> None:
+        preview = line if len(line) <= PREVIEW_CHARS else line[:PREVIEW_CHARS] + "…"
+        self._listener.on_notice(
+            Notice(
+                level=NoticeLevel.WARNING, text="the agent wrote a line that is not JSON-RPC", detail=preview
+            )
+        )
+
+    def overflow(self, size: int) -> None:
+        # The transport stopped reading mid-line; the agent cannot be understood any more, so it stops.
+        self._listener.on_notice(
+            Notice(
+                level=NoticeLevel.ERROR,
+                text=f"the agent wrote a line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB "
+                "without a newline; webclient stopped the agent so that memory stays bounded",
+                detail=f"{size:,} bytes read without a newline",
+            )
+        )
+        self._stopping = asyncio.ensure_future(self._process.stop(grace=0.5))
+
+    async def exited_error(self) -> AgentExitedError:
+        """The agent's exit, as the error a failed request raises (its code, when it comes in time)."""
+        code: int | None = None
+        with contextlib.suppress(asyncio.TimeoutError):
+            code = await asyncio.wait_for(self._process.wait(), timeout=EXIT_WAIT_SECONDS)
+        return AgentExitedError(code, self._process.stderr_tail())
