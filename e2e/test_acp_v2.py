@@ -132,3 +132,17 @@ def test_a_closed_v2_session_comes_back_with_a_replay_and_can_be_deleted(
     stored.get_by_test_id("confirm-delete").click()
     expect(stored).to_have_count(0)
     expect(page.get_by_test_id("sidebar")).to_contain_text("none yet")
+
+
+def test_the_mode_is_a_config_option_the_agent_and_the_user_both_change(
+    page: Page, server: LiveServer
+) -> None:
+    open_app(page, server)
+    expect(page.get_by_test_id("mode-select")).to_have_count(0)  # v2 has no modes
+    mode = page.locator('[data-testid="config-option"][data-option-id="mode"]')
+    send(page, "/mode code")
+    expect(mode).to_have_value("code")  # the agent's config_option_update
+    mode.select_option("architect")  # session/set_config_option with type "id"
+    expect(mode).to_have_value("architect")
+    send(page, "help")
+    expect(agent_messages(page).last).to_contain_text("demo agent")
