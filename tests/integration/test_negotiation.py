@@ -38,6 +38,7 @@ V1_AGENTS = (
     "stream",
     "uses_terminals",
     "writes_protected",
+    "real_agent_quirks",
     "refuses_v2",
 )
 

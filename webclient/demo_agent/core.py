@@ -108,7 +108,7 @@ class AgentCore:
         if intent.kind in TOOL_KINDS:
             reply = await self._use_tools(live, intent, cancelled)
         else:
-            reply = answer(view, intent, live.workspace, self.support)
+            reply = answer(view, intent, live.workspace, self.support, self.features.protocol)
         sent, message_id = await self._stream(live, reply, cancelled)
         live.record.append("user", prompt.user_message_id, prompt.stored)
         if sent:

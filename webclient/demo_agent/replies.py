@@ -36,18 +36,20 @@ class Reply:
     scenario: ScenarioOutcome | None = None
 
 
-def answer(view: PromptView, intent: Intent, workspace: Workspace, support: SuggestionSupport) -> Reply:
-    """The reply to a prompt; reads the workspace but sends nothing."""
+def answer(
+    view: PromptView, intent: Intent, workspace: Workspace, support: SuggestionSupport, protocol: int = 1
+) -> Reply:
+    """The reply to a prompt, in the ACP version the client speaks; reads the workspace, sends nothing."""
     if intent.kind in _SCENARIO_KINDS:
         return _scenario(intent, workspace, support)
-    reply = _answer_request(view, intent, workspace)
+    reply = _answer_request(view, intent, workspace, protocol)
     if not view.notes:
         return reply
     notes = "\n".join(f"- {note}" for note in view.notes)
     return Reply(reply.thought, f"{notes}\n\n{reply.text}", reply.topic, reply.line_by_line)
 
 
-def _answer_request(view: PromptView, intent: Intent, workspace: Workspace) -> Reply:
+def _answer_request(view: PromptView, intent: Intent, workspace: Workspace, protocol: int) -> Reply:
     file_ref = view.file_refs[0] if view.file_refs else ""
     try:
         match intent.kind:
@@ -64,9 +66,9 @@ def _answer_request(view: PromptView, intent: Intent, workspace: Workspace) -> R
             case Kind.UNKNOWN if view.notes:
                 return _media()
             case Kind.UNKNOWN if intent.argument:
-                return _help(workspace, recognised=False)
+                return _help(workspace, protocol, recognised=False)
             case _:
-                return _help(workspace, recognised=True)
+                return _help(workspace, protocol, recognised=True)
     except WorkspaceError as refusal:
         return Reply("Checking the request against the workspace.", str(refusal), Topic(TopicKind.REFUSED))
 
@@ -144,7 +146,15 @@ def _count(n: int) -> Reply:
     return Reply(thought, text, Topic(TopicKind.COUNTED, count=n), line_by_line=True)
 
 
-def _help(workspace: Workspace, recognised: bool) -> Reply:
+_RUN_HELP = {
+    False: "after you allow it, your client runs it in a terminal (when your client offers terminals; "
+    "otherwise the output is pretend).",
+    True: "after you allow it, I run it myself and its output streams into a display terminal (ACP v2 "
+    "clients have no terminals).",
+}
+
+
+def _help(workspace: Workspace, protocol: int, recognised: bool) -> Reply:
     intro = "" if recognised else "I didn't recognise that request; I'm a small offline demo agent.\n\n"
     presets = "|".join(SCENARIO_PRESETS)
     text = f"""{intro}I'm the **webclient demo agent**. I work offline, deterministically, in the workspace \
@@ -156,8 +166,7 @@ def _help(workspace: Workspace, recognised: bool) -> Reply:
 - `count to 10` or `slow`: stream slowly, so you can try cancelling.
 - `edit app.py`: a plan, a read and an edit with a diff, then I ask your permission before writing.
 - `run tests` (pretend output) or `search WORD`: tool calls that run a test or search the workspace.
-- `run COMMAND`, e.g. `run ls -l`: after you allow it, your client runs it in a terminal (when your \
-client offers terminals; otherwise the output is pretend).
+- `run COMMAND`, e.g. `run ls -l`: {_RUN_HELP[protocol >= 2]}
 - `/mode code`: switch my mode (the Mode selector above does it too).
 - Attach an image and I'll tell you what I received.
 

@@ -25,8 +25,9 @@ __all__ = ["ScenarioOutcome", "run_scenario"]
 
 MAX_DELAY_MS = 600_000
 NOT_ADVERTISED = (
-    "Your client did not advertise `clientCapabilities.session.promptSuggestions`, so I sent nothing: "
-    "the RFD forbids `prompt_suggestions_update` without it."
+    "Your client did not advertise the promptSuggestions capability (`clientCapabilities.session` in "
+    "ACP v1, `capabilities.session` in v2), so I sent nothing: the RFD forbids "
+    "`prompt_suggestions_update` without it."
 )
 
 
