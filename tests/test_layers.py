@@ -7,6 +7,7 @@ a shortcut from the protocol layer to the page, or from the domain to FastAPI, c
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,39 @@ def test_every_module_belongs_to_a_layer_or_the_base() -> None:
         and module_name(p) not in BASE | {"webclient.__main__"}
     ]
     assert loose == []
+
+
+# --- wire keys stay in the protocol layer ---------------------------------------------------------------
+
+# ContentBlock keys the domain once wrote itself (`git grep -nE '"(type|mimeType|text)"' webclient/domain`
+# is empty), and any camelCase name: ACP's spelling, which only `webclient/acp` knows.
+WIRE_KEYS = frozenset({"type", "text", "mimeType", "_meta", "annotations"})
+_CAMEL_CASE = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
+_QUOTED_KEY = re.compile(r'"(?:type|mimeType|text)"')
+
+
+def wire_keys(path: Path) -> list[str]:
+    """String literals in `path` that are ACP wire keys, and quoted block keys anywhere in its text."""
+    source = path.read_text()
+    found = [
+        f"{node.lineno}: {node.value!r}"
+        for node in ast.walk(ast.parse(source, str(path)))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and (node.value in WIRE_KEYS or _CAMEL_CASE.fullmatch(node.value))
+    ]
+    found += [f"{source.count(chr(10), 0, m.start()) + 1}: {m.group()}" for m in _QUOTED_KEY.finditer(source)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in modules() if layer_of(module_name(p)) == "domain"], ids=lambda p: module_name(p)
+)
+def test_the_domain_builds_no_wire_dicts(path: Path) -> None:
+    assert wire_keys(path) == []
+
+
+def test_the_wire_key_check_catches_a_content_block_dict(tmp_path: Path) -> None:
+    fake = tmp_path / "probe.py"
+    fake.write_text("BLOCK = {'type': 'image', 'mimeType': 'image/png'}\n")
+    assert wire_keys(fake) == ["1: 'type'", "1: 'mimeType'"]

@@ -19,6 +19,7 @@ from webclient.acp.models import (
     Notice,
     PermissionOutcome,
     PermissionRequest,
+    PromptBlock,
     SessionInfoEvent,
     TextPart,
 )
@@ -26,7 +27,7 @@ from webclient.acp.process import AgentProcess
 from webclient.acp.translate import Translation
 from webclient.errors import AgentExitedError, AgentRequestError, AgentStartError, AgentTimeoutError
 
-PROMPT = [{"type": "text", "text": "hello agent"}]
+PROMPT = [PromptBlock(part=TextPart(text="hello agent"))]
 
 
 class Recorder:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from webclient.domain.picker import MAX_IMAGE_BYTES, AttachmentRejected, file_block, find_files, image_block
+from webclient.acp.models import ImagePart, ResourceLinkPart
+from webclient.domain.picker import MAX_IMAGE_BYTES, AttachmentRejected, file_part, find_files, image_part
 
 
 @pytest.fixture
@@ -38,12 +39,8 @@ def test_tool_and_hidden_folders_are_never_offered(tree: Path) -> None:
 
 
 def test_a_picked_file_becomes_a_resource_link_with_its_file_uri(tree: Path) -> None:
-    block = file_block(tree, "src/cart.py")
-    assert block == {
-        "type": "resource_link",
-        "name": "cart.py",
-        "uri": (tree / "src/cart.py").resolve().as_uri(),
-    }
+    part = file_part(tree, "src/cart.py")
+    assert part == ResourceLinkPart(name="cart.py", uri=(tree / "src/cart.py").resolve().as_uri())
 
 
 @pytest.mark.parametrize("path", ["../outside.txt", "/etc/passwd", "src", "missing.py", "link.py"])
@@ -51,15 +48,15 @@ def test_nothing_outside_the_workspace_or_not_a_file_can_be_attached(tree: Path,
     (tree.parent / "outside.txt").write_text("secret")
     (tree / "link.py").symlink_to(tree.parent / "outside.txt")
     with pytest.raises(AttachmentRejected):
-        file_block(tree, path)
+        file_part(tree, path)
 
 
 def test_images_must_be_displayable_base64_and_not_too_large() -> None:
     data = base64.b64encode(b"\x89PNG fake").decode()
-    assert image_block("image/PNG", data) == {"type": "image", "mimeType": "image/png", "data": data}
+    assert image_part("image/PNG", data) == ImagePart(mime_type="image/png", data=data)
     with pytest.raises(AttachmentRejected, match="type"):
-        image_block("image/svg+xml", data)
+        image_part("image/svg+xml", data)
     with pytest.raises(AttachmentRejected, match="base64"):
-        image_block("image/png", "not base64!")
+        image_part("image/png", "not base64!")
     with pytest.raises(AttachmentRejected, match="larger"):
-        image_block("image/png", base64.b64encode(b"x" * (MAX_IMAGE_BYTES + 1)).decode())
+        image_part("image/png", base64.b64encode(b"x" * (MAX_IMAGE_BYTES + 1)).decode())

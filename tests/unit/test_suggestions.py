@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from webclient.acp.models import (
     AgentInfo,
     AgentStatus,
     NoticeLevel,
+    PromptBlock,
     PromptCapabilities,
     ResourceLinkPart,
     TextPart,
@@ -33,7 +35,7 @@ from webclient.acp.suggestions import (
     parse_legacy,
     parse_update,
 )
-from webclient.acp.translate import translate_update
+from webclient.acp.translate import prompt_to_wire, translate_update
 from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import PendingChanges
 from webclient.domain.files import FileAccess
@@ -339,6 +341,8 @@ def test_rule6_wire_blocks_are_kept_deep_equal() -> None:
     assert list(kept.wire) == original
     assert kept.text == "Explain the change in "
     assert [type(p) for p in kept.parts] == [TextPart, ResourceLinkPart]
+    assert [b.original for b in kept.blocks] == original
+    assert [b.part for b in kept.blocks] == list(kept.parts)
 
 
 async def test_rule6_selected_suggestion_is_sent_as_session_prompt_unchanged(tmp_path: Path) -> None:
@@ -692,11 +696,11 @@ class FakeAgent:
     """Stands in for AgentConnection: records every prompt and anything else the runtime sends."""
 
     def __init__(self) -> None:
-        self.prompts: list[tuple[str, list[dict[str, Any]]]] = []
+        self.prompts: list[tuple[str, list[dict[str, Any]]]] = []  # as they would go on the wire
         self.other_calls: list[str] = []
 
-    async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> str:
-        self.prompts.append((session_id, copy.deepcopy(list(blocks))))
+    async def prompt(self, session_id: str, blocks: Sequence[PromptBlock]) -> str:
+        self.prompts.append((session_id, copy.deepcopy(prompt_to_wire(blocks))))
         return "end_turn"
 
     def __getattr__(self, name: str) -> Any:

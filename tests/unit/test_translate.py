@@ -21,6 +21,7 @@ from webclient.acp.models import (
     NoticeLevel,
     PlanEntry,
     PlanEvent,
+    PromptBlock,
     ResourceLinkPart,
     ResourcePart,
     SessionInfoEvent,
@@ -31,7 +32,13 @@ from webclient.acp.models import (
     ToolCallLocation,
     UsageEvent,
 )
-from webclient.acp.translate import Translation, content_to_wire, translate_content, translate_update
+from webclient.acp.translate import (
+    Translation,
+    content_to_wire,
+    prompt_to_wire,
+    translate_content,
+    translate_update,
+)
 
 SESSION = "sess-1"
 
@@ -525,6 +532,36 @@ def test_content_to_wire_round_trips_every_content_kind(wire: dict[str, Any], pa
     assert content_to_wire(part) == wire
     assert content_to_wire(translate_content(wire)) == wire
     assert translate_content(content_to_wire(part)) == part
+
+
+def test_a_prompt_block_goes_out_as_the_agent_wrote_it_when_it_has_an_original() -> None:
+    original = {
+        "type": "resource_link",
+        "name": "a.py",
+        "uri": "file:///a.py",
+        "title": None,
+        "annotations": {"priority": 0.5},
+        "_meta": {"example.com/x": [1, {"y": None}]},
+    }
+    block = PromptBlock(part=translate_content(original), original=original)
+    assert prompt_to_wire([block]) == [original]
+    assert content_to_wire(block.part) != original  # the part alone would lose `_meta` and annotations
+
+
+def test_a_prompt_block_without_an_original_goes_out_as_its_part() -> None:
+    image = ImagePart(mime_type="image/png", data="iVBORw0KGgo=")
+    assert prompt_to_wire([PromptBlock(part=TextPart(text="look at ")), PromptBlock(part=image)]) == [
+        {"type": "text", "text": "look at "},
+        {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="},
+    ]
+
+
+def test_prompt_to_wire_keeps_the_order_of_mixed_blocks_and_copies_each_original() -> None:
+    original = {"type": "text", "text": "hi", "_meta": {"k": 1}}
+    blocks = [PromptBlock(part=TextPart(text="hi"), original=original), PromptBlock(part=TextPart(text="!"))]
+    wire = prompt_to_wire(blocks)
+    assert wire == [original, {"type": "text", "text": "!"}]
+    assert wire[0] is not original  # what the connection sends is not the suggestion's own dict
 
 
 def test_translate_content_accepts_an_sdk_model() -> None:

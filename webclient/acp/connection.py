@@ -31,6 +31,7 @@ from webclient.acp.models import (
     PermissionOption,
     PermissionOutcome,
     PermissionRequest,
+    PromptBlock,
     PromptCapabilities,
     StoredSessionInfo,
     TerminalExit,
@@ -39,7 +40,7 @@ from webclient.acp.models import (
 )
 from webclient.acp.output import OutputWatch
 from webclient.acp.process import AgentProcess
-from webclient.acp.translate import Translation, tool_call_event, translate_update
+from webclient.acp.translate import Translation, prompt_to_wire, tool_call_event, translate_update
 from webclient.agent_config import McpServer
 from webclient.errors import AgentRequestError, AgentTimeoutError, RequestRefused
 
@@ -171,9 +172,9 @@ class AgentConnection:
         # ACP v1 has no way to delete a stored session; the page offers it only where v2 says it may.
         raise AgentRequestError("session/delete", -32601, "ACP v1 cannot delete sessions")
 
-    async def prompt(self, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> str:
-        """Send `session/prompt` with these content blocks as they are; return the stop reason."""
-        params = {"sessionId": session_id, "prompt": [dict(block) for block in blocks]}
+    async def prompt(self, session_id: str, blocks: Sequence[PromptBlock]) -> str:
+        """Send `session/prompt` with these blocks (see `prompt_to_wire`); return the stop reason."""
+        params = {"sessionId": session_id, "prompt": prompt_to_wire(blocks)}
         result = await self._request("session/prompt", params)
         reason = result.get("stopReason") if isinstance(result, dict) else None
         return reason if isinstance(reason, str) else "end_turn"

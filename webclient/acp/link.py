@@ -6,12 +6,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from webclient.acp.controls import ConfigOption
-from webclient.acp.models import AgentInfo, OpenedSession, StoredSessionInfo
+from webclient.acp.models import AgentInfo, OpenedSession, PromptBlock, StoredSessionInfo
 from webclient.acp.process import AgentProcess
 from webclient.agent_config import McpServer
 
@@ -45,7 +45,7 @@ class AgentLink(Protocol):
 
     async def delete_session(self, session_id: str) -> None: ...
 
-    async def prompt(self, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> str:
+    async def prompt(self, session_id: str, blocks: Sequence[PromptBlock]) -> str:
         """Run one prompt to the end of its turn; the stop reason."""
 
     async def cancel(self, session_id: str) -> None: ...

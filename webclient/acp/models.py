@@ -6,6 +6,8 @@ above it (session state, rendering, the web layer) sees only these, never JSON-R
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -59,6 +61,17 @@ class ResourcePart(Model):
 
 
 ContentPart = TextPart | ImagePart | AudioPart | ResourceLinkPart | ResourcePart
+
+
+@dataclass(frozen=True)
+class PromptBlock:
+    """One block of a prompt we send: our part, and, for a block an agent wrote (a suggestion's), that
+    block exactly as it came (`_meta` and annotations included), since the RFD wants it sent back
+    deep-equal. Only the agent layer reads `original`; everyone else sees `part`."""
+
+    part: ContentPart
+    original: Mapping[str, Any] | None = None
+
 
 # Image types a browser renders without running code (no SVG: it can carry script).
 DISPLAYABLE_IMAGE_TYPES = frozenset(

@@ -19,6 +19,7 @@ from webclient.acp.models import (
     AudioPart,
     ContentPart,
     ImagePart,
+    PromptBlock,
     PromptCapabilities,
     TextPart,
 )
@@ -49,6 +50,13 @@ class Suggestion:
     @property
     def text(self) -> str:
         return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def blocks(self) -> tuple[PromptBlock, ...]:
+        """The suggestion as a prompt to send: each part with the agent's own block as its original."""
+        return tuple(
+            PromptBlock(part=part, original=block) for part, block in zip(self.parts, self.wire, strict=True)
+        )
 
     @property
     def attachments(self) -> tuple[ContentPart, ...]:

@@ -28,6 +28,7 @@ from webclient.acp.models import (
     NoticeLevel,
     PlanEntry,
     PlanEvent,
+    PromptBlock,
     ResourceLinkPart,
     ResourcePart,
     SessionEvent,
@@ -123,6 +124,12 @@ def content_to_wire(part: ContentPart) -> dict[str, Any]:
         {"uri": part.uri, "mimeType": part.mime_type, "text": part.text, "blob": part.blob}
     )
     return {"type": "resource", "resource": resource}
+
+
+def prompt_to_wire(blocks: Sequence[PromptBlock]) -> list[dict[str, Any]]:
+    """The `prompt` of `session/prompt` (v1 and v2 alike): each block as the agent wrote it when it
+    did, else the ContentBlock for its part."""
+    return [dict(b.original) if b.original is not None else content_to_wire(b.part) for b in blocks]
 
 
 # --- variants -------------------------------------------------------------------------------------------

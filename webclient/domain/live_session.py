@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic
+from collections.abc import Callable, Sequence
+from typing import Generic
 
 from webclient.acp.link import AgentLink
 from webclient.acp.models import (
@@ -22,6 +22,7 @@ from webclient.acp.models import (
     OpenedSession,
     PermissionOutcome,
     PermissionRequest,
+    PromptBlock,
     PromptCapabilities,
     SessionEvent,
     SessionInfoEvent,
@@ -29,7 +30,6 @@ from webclient.acp.models import (
     TerminalOutput,
 )
 from webclient.acp.suggestions import Suggestion
-from webclient.acp.translate import content_to_wire
 from webclient.domain.approval import WriteNotApproved, approves, protected_write_request
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
@@ -85,7 +85,7 @@ class LiveSession(Generic[SinkT]):
         # Told when a turn ends (the registry refreshes the agent's stored sessions then).
         self.turn_ended: Callable[[], None] | None = None
         # A prompt sent before `session/new` answered: it goes out as soon as the session exists.
-        self._queued: Sequence[Mapping[str, Any]] | None = None
+        self._queued: tuple[PromptBlock, ...] | None = None
         # Open permission requests: item id -> the future the agent's request waits on.
         self._permissions: dict[str, asyncio.Future[PermissionOutcome]] = {}
         # Those of them we asked ourselves (protected writes): the end of the turn answers them too.
@@ -126,23 +126,23 @@ class LiveSession(Generic[SinkT]):
 
     # --- prompts ----------------------------------------------------------------------------------------
 
-    def submit_prompt(
-        self,
-        parts: Sequence[ContentPart],
-        *,
-        verbatim: Sequence[Mapping[str, Any]] | None = None,
-        auto_sent: bool = False,
-    ) -> None:
+    def submit_prompt(self, parts: Sequence[ContentPart], *, auto_sent: bool = False) -> None:
+        """Start a turn with a prompt of these parts; see `submit_blocks`."""
+        self.submit_blocks([PromptBlock(part=part) for part in parts], auto_sent=auto_sent)
+
+    def submit_blocks(self, blocks: Sequence[PromptBlock], *, auto_sent: bool = False) -> None:
         """Start a turn with this prompt; raises Refused when the session cannot take one now.
 
-        `verbatim` overrides the blocks sent (a chosen suggestion goes out exactly as the agent sent it).
-        Before the agent's `session/new` has answered, the prompt waits and goes out once it has.
+        The transcript shows the blocks' parts; the agent layer sends each block (one an agent wrote, a
+        chosen suggestion's, goes out exactly as the agent sent it). Before the agent's `session/new` has
+        answered, the prompt waits and goes out once it has.
         """
         if not self.state.can_prompt or self.agent is None:
             raise Refused(f"the agent cannot take a prompt now ({self.state.display_status})")
-        if not parts:
+        if not blocks:
             raise Refused("an empty prompt was not sent")
-        self.hub.mark(self.state.add_user_message(list(parts), auto_sent=auto_sent))
+        parts = [block.part for block in blocks]
+        self.hub.mark(self.state.add_user_message(parts, auto_sent=auto_sent))
         self.hub.mark(self.state.set_turn(TurnState.WORKING))
         self.on_status()
         if not self.state.keyed_messages:
@@ -151,14 +151,13 @@ class LiveSession(Generic[SinkT]):
             self.ledger.prompt_accepted()
         if self._grace is not None:
             self._grace.cancel()
-        blocks = verbatim if verbatim is not None else [content_to_wire(part) for part in parts]
         if self.state.session_id is None:
-            self._queued = blocks
+            self._queued = tuple(blocks)
             self.hub.mark(self.state.set_queued(True))
             return
-        self._start_turn(self.agent, self.state.session_id, blocks)
+        self._start_turn(self.agent, self.state.session_id, tuple(blocks))
 
-    def _start_turn(self, agent: AgentLink, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> None:
+    def _start_turn(self, agent: AgentLink, session_id: str, blocks: tuple[PromptBlock, ...]) -> None:
         turn = asyncio.create_task(self._run_turn(agent, session_id, blocks), name="turn")
         self._turns.add(turn)
         turn.add_done_callback(self._turns.discard)
@@ -185,7 +184,7 @@ class LiveSession(Generic[SinkT]):
             composed = composer.compose(text, kept, self.prompt_capabilities)
         except PromptRejected as exc:
             raise Refused(str(exc)) from None
-        self.submit_prompt(composed.parts, verbatim=composed.wire)
+        self.submit_blocks(composed.blocks)
         composer.clear()
 
     def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> None:
@@ -194,7 +193,7 @@ class LiveSession(Generic[SinkT]):
             chosen = self.find_suggestion(generation, index)
         except Refused as exc:
             raise Refused(f"{exc}; nothing was sent") from None
-        self.submit_prompt(chosen.parts, verbatim=chosen.wire, auto_sent=auto_sent)
+        self.submit_blocks(chosen.blocks, auto_sent=auto_sent)
 
     def find_suggestion(self, generation: int, index: int) -> Suggestion:
         """Suggestion `index` of the list numbered `generation`; Refused if it is not there any more."""
@@ -234,7 +233,7 @@ class LiveSession(Generic[SinkT]):
                 "the agent, and the conversation stays",
             )
 
-    async def _run_turn(self, agent: AgentLink, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> None:
+    async def _run_turn(self, agent: AgentLink, session_id: str, blocks: tuple[PromptBlock, ...]) -> None:
         try:
             reason = await agent.prompt(session_id, blocks)
             if reason != "end_turn":

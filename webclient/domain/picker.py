@@ -1,7 +1,7 @@
 """What the user can attach to a prompt: workspace files found by name (the `@` picker) and images.
 
-Pure apart from reading the workspace tree. A found file becomes a `resource_link` block; a pasted or
-chosen image becomes an `image` block, checked to be an image a browser shows without running code.
+Pure apart from reading the workspace tree. A found file becomes a file link (`ResourceLinkPart`); a
+pasted or chosen image an `ImagePart`, checked to be an image a browser shows without running code.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import binascii
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
+from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES, ImagePart, ResourceLinkPart
 
 SKIPPED_DIRS = frozenset(
     {
@@ -46,8 +45,8 @@ class FoundFile:
     relative: str
     absolute: Path
 
-    def block(self) -> dict[str, Any]:
-        return {"type": "resource_link", "name": self.absolute.name, "uri": self.absolute.as_uri()}
+    def part(self) -> ResourceLinkPart:
+        return ResourceLinkPart(name=self.absolute.name, uri=self.absolute.as_uri())
 
 
 def find_files(root: Path, query: str, limit: int = MAX_RESULTS) -> list[FoundFile]:
@@ -67,17 +66,17 @@ def find_files(root: Path, query: str, limit: int = MAX_RESULTS) -> list[FoundFi
     return [FoundFile(relative=r, absolute=p) for _, _, r, p in scored[:limit]]
 
 
-def file_block(root: Path, relative: str) -> dict[str, Any]:
-    """The `resource_link` for a workspace file the user picked; refuses anything outside `root`."""
+def file_part(root: Path, relative: str) -> ResourceLinkPart:
+    """The link to a workspace file the user picked; refuses anything outside `root`."""
     base = root.resolve()
     target = (base / relative).resolve()
     if not target.is_relative_to(base) or not target.is_file():
         raise AttachmentRejected(f"{relative!r} is not a file in the workspace")
-    return FoundFile(relative=relative, absolute=target).block()
+    return FoundFile(relative=relative, absolute=target).part()
 
 
-def image_block(mime_type: str, data: str) -> dict[str, Any]:
-    """An `image` block from a pasted or chosen image (base64 data)."""
+def image_part(mime_type: str, data: str) -> ImagePart:
+    """The image part for a pasted or chosen image (base64 data)."""
     if mime_type.lower() not in DISPLAYABLE_IMAGE_TYPES:
         raise AttachmentRejected(
             f"images of type {mime_type!r} cannot be attached (use PNG, JPEG, GIF or WebP)"
@@ -90,7 +89,7 @@ def image_block(mime_type: str, data: str) -> dict[str, Any]:
         raise AttachmentRejected("the image is empty")
     if len(raw) > MAX_IMAGE_BYTES:
         raise AttachmentRejected(f"the image is larger than {MAX_IMAGE_BYTES // (1024 * 1024)} MB")
-    return {"type": "image", "mimeType": mime_type.lower(), "data": data}
+    return ImagePart(mime_type=mime_type.lower(), data=data)
 
 
 def _walk(root: Path) -> list[tuple[str, Path]]:

@@ -5,10 +5,10 @@ the files of a suggestion taken with Tab or Edit) live here, under opaque ids; t
 pills and, where a file stands in the sentence, as an inline token `⟦name⟧` in the composer's text. The
 prompt action sends the text and the ids of the pills the user kept, and `compose` rebuilds the blocks in
 the order they stand in the text: a suggestion taken into the composer and sent unchanged is sent exactly
-as the agent wrote it.
+as the agent wrote it (its `PromptBlock`s keep the agent's own blocks, which only the agent layer reads).
 
-Everything here is still user input: each block must be of a type the agent accepts in prompts (text and
-resource_link always; image, audio and embedded resources only when its promptCapabilities say so).
+Everything here is still user input: each part must be of a kind the agent accepts in prompts (text and
+resource links always; images, audio and embedded resources only when its promptCapabilities say so).
 """
 
 from __future__ import annotations
@@ -18,13 +18,17 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from webclient.acp.models import ContentPart, PromptCapabilities, ResourceLinkPart, ResourcePart, TextPart
+from webclient.acp.models import (
+    ContentPart,
+    PromptBlock,
+    PromptCapabilities,
+    ResourceLinkPart,
+    ResourcePart,
+    TextPart,
+)
 from webclient.acp.suggestions import Suggestion
-from webclient.acp.translate import translate_content
 
-KNOWN_TYPES = frozenset({"text", "resource_link", "image", "audio", "resource"})
 MAX_ATTACHMENTS = 50
 # The most text a prompt may carry, counted over its text and the text of every attachment (images and
 # audio are bounded by the attach action's own size limit, and 50 of them at most).
@@ -42,8 +46,14 @@ class PromptRejected(ValueError):
 
 @dataclass(frozen=True)
 class ComposedPrompt:
-    parts: list[ContentPart]
-    wire: list[dict[str, Any]]
+    """A prompt ready to send: its blocks, in order."""
+
+    blocks: tuple[PromptBlock, ...]
+
+    @property
+    def parts(self) -> list[ContentPart]:
+        """What the transcript shows of it."""
+        return [block.part for block in self.blocks]
 
 
 @dataclass(frozen=True)
@@ -52,9 +62,12 @@ class Held:
 
     id: str
     label: str
-    part: ContentPart
-    block: dict[str, Any]
+    block: PromptBlock
     inline: bool  # whether its token stands in the text (files do; a pasted image is only a pill)
+
+    @property
+    def part(self) -> ContentPart:
+        return self.block.part
 
     @property
     def token(self) -> str:
@@ -113,19 +126,18 @@ class ComposerAttachments:
     def __init__(self) -> None:
         self._held: dict[str, Held] = {}
         # A suggestion taken into the composer: its composer text and its blocks as the agent sent them.
-        self._origin: tuple[str, list[dict[str, Any]]] | None = None
+        self._origin: tuple[str, tuple[PromptBlock, ...]] | None = None
 
     @property
     def held(self) -> list[Held]:
         return list(self._held.values())
 
-    def add(self, block: dict[str, Any], *, inline: bool) -> Held:
+    def add(self, part: ContentPart, *, inline: bool) -> Held:
         """Hold one more attachment (a picked file, an image); refuses past MAX_ATTACHMENTS."""
         if len(self._held) >= MAX_ATTACHMENTS:
             raise PromptRejected(f"a prompt can carry at most {MAX_ATTACHMENTS} attachments")
-        part = translate_content(block)
         (label,) = unique_labels([part], [h.label for h in self._held.values()])
-        return self._hold(label, part, block, inline=inline)
+        return self._hold(label, PromptBlock(part=part), inline=inline)
 
     def take(self, suggestion: Suggestion, clean: TextCleaner) -> tuple[str, list[Held]]:
         """Put a suggestion into the (empty) composer: the text to show and the attachments it now holds.
@@ -135,24 +147,17 @@ class ComposerAttachments:
         each token means the suggestion's own block.
         """
         self._origin = None
-        others = [
-            (part, block)
-            for part, block in zip(suggestion.parts, suggestion.wire, strict=True)
-            if not isinstance(part, TextPart)
-        ]
-        labels = unique_labels([part for part, _ in others])
+        others = [block for block in suggestion.blocks if not isinstance(block.part, TextPart)]
+        labels = unique_labels([block.part for block in others])
         for old in list(self._held.values()):
             if old.label in labels:
                 del self._held[old.id]
-        held = [
-            self._hold(label, part, dict(block), inline=True)
-            for label, (part, block) in zip(labels, others, strict=True)
-        ]
+        held = [self._hold(label, block, inline=True) for label, block in zip(labels, others, strict=True)]
         text = composer_text(suggestion.parts, clean)
         # Sent unchanged, it goes out exactly as the agent wrote it, `_meta` and annotations included;
         # unless cleaning removed hidden characters: then what the user saw is what is sent.
         if all(_defuse(clean(p.text)) == p.text for p in suggestion.parts if isinstance(p, TextPart)):
-            self._origin = (text, [dict(b) for b in suggestion.wire])
+            self._origin = (text, suggestion.blocks)
         return text, held
 
     def drop(self, attachment_id: str) -> None:
@@ -187,22 +192,14 @@ class ComposerAttachments:
                 "attach it again. Nothing was sent"
             )
         if self._origin is not None and text == self._origin[0] and not self._extras(text, kept):
-            blocks = [dict(b) for b in self._origin[1]]
+            composed = ComposedPrompt(self._origin[1])
         else:
-            blocks = self._blocks(text, kept)
-        if not blocks or not any(b.get("type") != "text" or b.get("text", "").strip() for b in blocks):
-            raise PromptRejected("an empty prompt was not sent")
-        parts = [_part(b, prompt_caps) for b in blocks]
-        size = sum(len(p.text or "") for p in parts if isinstance(p, TextPart | ResourcePart))
-        if size > MAX_PROMPT_CHARS:
-            raise PromptRejected(
-                f"the prompt with its attachments is {size:,} characters, more than the "
-                f"{MAX_PROMPT_CHARS:,} allowed; nothing was sent"
-            )
-        return ComposedPrompt(parts=parts, wire=blocks)
+            composed = ComposedPrompt(tuple(self._blocks(text, kept)))
+        _check(composed.parts, prompt_caps)
+        return composed
 
-    def _hold(self, label: str, part: ContentPart, block: dict[str, Any], *, inline: bool) -> Held:
-        held = Held(id=f"att-{secrets.token_urlsafe(9)}", label=label, part=part, block=block, inline=inline)
+    def _hold(self, label: str, block: PromptBlock, *, inline: bool) -> Held:
+        held = Held(id=f"att-{secrets.token_urlsafe(9)}", label=label, block=block, inline=inline)
         self._held[held.id] = held
         return held
 
@@ -211,38 +208,45 @@ class ComposerAttachments:
         in_text = {m.group(1) for m in _TOKEN.finditer(text)}
         return [h for h in self._held.values() if h.id in set(kept) and h.label not in in_text]
 
-    def _blocks(self, text: str, kept: Sequence[str]) -> list[dict[str, Any]]:
+    def _blocks(self, text: str, kept: Sequence[str]) -> list[PromptBlock]:
         by_label = {h.label: h for h in self._held.values()}
-        blocks: list[dict[str, Any]] = []
+        blocks: list[PromptBlock] = []
         position = 0
         for match in _TOKEN.finditer(text):
             if match.start() > position:
-                blocks.append({"type": "text", "text": text[position : match.start()]})
-            blocks.append(dict(by_label[match.group(1)].block))
+                blocks.append(_text(text[position : match.start()]))
+            blocks.append(by_label[match.group(1)].block)
             position = match.end()
         if position < len(text):
-            blocks.append({"type": "text", "text": text[position:]})
+            blocks.append(_text(text[position:]))
         # Whitespace before the first or after the last reference (the space typed after an `@file`) is
         # not worth a block of its own.
         while blocks and _blank_text(blocks[-1]):
             blocks.pop()
         while blocks and _blank_text(blocks[0]):
             blocks.pop(0)
-        blocks.extend(dict(h.block) for h in self._extras(text, kept))
+        blocks.extend(h.block for h in self._extras(text, kept))
         return blocks
 
 
-def _blank_text(block: dict[str, Any]) -> bool:
-    return block.get("type") == "text" and not str(block.get("text", "")).strip()
+def _text(text: str) -> PromptBlock:
+    return PromptBlock(part=TextPart(text=text))
 
 
-def _part(block: dict[str, Any], prompt_caps: PromptCapabilities) -> ContentPart:
-    block_type = block.get("type")
-    if not isinstance(block_type, str) or block_type not in KNOWN_TYPES:
-        raise PromptRejected(f"an attachment has the unknown type {block_type!r}; nothing was sent")
-    if not prompt_caps.allows(block_type):
-        raise PromptRejected(f"this agent does not accept {block_type} attachments; nothing was sent")
-    try:
-        return translate_content(block)
-    except ValueError as exc:
-        raise PromptRejected(f"an attachment is malformed ({exc}); nothing was sent") from exc
+def _blank_text(block: PromptBlock) -> bool:
+    return isinstance(block.part, TextPart) and not block.part.text.strip()
+
+
+def _check(parts: Sequence[ContentPart], prompt_caps: PromptCapabilities) -> None:
+    """Refuse a prompt that is empty, holds a kind the agent does not accept, or is too long."""
+    if not parts or all(isinstance(p, TextPart) and not p.text.strip() for p in parts):
+        raise PromptRejected("an empty prompt was not sent")
+    refused = next((p.kind for p in parts if not prompt_caps.allows(p.kind)), None)
+    if refused is not None:
+        raise PromptRejected(f"this agent does not accept {refused} attachments; nothing was sent")
+    size = sum(len(p.text or "") for p in parts if isinstance(p, TextPart | ResourcePart))
+    if size > MAX_PROMPT_CHARS:
+        raise PromptRejected(
+            f"the prompt with its attachments is {size:,} characters, more than the "
+            f"{MAX_PROMPT_CHARS:,} allowed; nothing was sent"
+        )

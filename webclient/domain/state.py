@@ -148,7 +148,7 @@ class ToolCallItem:
 
     @property
     def terminal_ids(self) -> set[str]:
-        """The terminals this card embeds (`{"type": "terminal", "terminalId": ...}` content)."""
+        """The terminals this card embeds (its content entries of kind `terminal`)."""
         return {c.terminal_id for c in self.content if c.kind == "terminal" and c.terminal_id}
 
     def merge(self, event: ToolCallEvent) -> None:

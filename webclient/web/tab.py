@@ -13,9 +13,9 @@ from typing import assert_never
 from fastapi import WebSocket, WebSocketDisconnect
 from markupsafe import Markup
 
-from webclient.acp.models import Notice, NoticeLevel
+from webclient.acp.models import ContentPart, Notice, NoticeLevel
 from webclient.domain.live_session import LiveSession
-from webclient.domain.picker import AttachmentRejected, file_block, find_files, image_block
+from webclient.domain.picker import AttachmentRejected, file_part, find_files, image_part
 from webclient.domain.prompt import PromptRejected
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import NoticeItem
@@ -142,12 +142,12 @@ class Tab:
         """Add a file link or an image to this tab's composer, as a pill it sends with the prompt."""
         try:
             if isinstance(action, AttachFileAction):
-                block = file_block(self.registry.settings.cwd, action.path)
+                part: ContentPart = file_part(self.registry.settings.cwd, action.path)
             elif not self.live.prompt_capabilities.image:
                 raise Refused("this agent does not accept images in prompts")
             else:
-                block = image_block(action.mime_type, action.data)
-            held = self.sub.composer.add(block, inline=isinstance(action, AttachFileAction))
+                part = image_part(action.mime_type, action.data)
+            held = self.sub.composer.add(part, inline=isinstance(action, AttachFileAction))
         except (AttachmentRejected, PromptRejected) as exc:
             raise Refused(str(exc)) from None
         self.sub.push(render.composer_pill(held))

@@ -35,6 +35,7 @@ from webclient.acp.models import (
     OpenedSession,
     PermissionOption,
     PermissionRequest,
+    PromptBlock,
     PromptCapabilities,
     StateEvent,
     StoredSessionInfo,
@@ -42,6 +43,7 @@ from webclient.acp.models import (
 )
 from webclient.acp.output import OutputWatch
 from webclient.acp.process import AgentProcess
+from webclient.acp.translate import prompt_to_wire
 from webclient.acp.transport import NdjsonTransport
 from webclient.acp.v2.translate import V2Translator, config_options_v2, tool_call_patch
 from webclient.agent_config import McpServer
@@ -149,13 +151,13 @@ class V2Connection:
     async def delete_session(self, session_id: str) -> None:
         await self._request("session/delete", {"sessionId": session_id})
 
-    async def prompt(self, session_id: str, blocks: Sequence[Mapping[str, Any]]) -> str:
+    async def prompt(self, session_id: str, blocks: Sequence[PromptBlock]) -> str:
         """Send `session/prompt`; once the agent accepted it, wait for the `idle` that ends it and return
         its stop reason. A prompt the agent refuses raises AgentRequestError."""
         turns = self._turns.setdefault(session_id, _Turns())
         wait = turns.add()
         try:
-            params = {"sessionId": session_id, "prompt": [dict(block) for block in blocks]}
+            params = {"sessionId": session_id, "prompt": prompt_to_wire(blocks)}
             await self._request("session/prompt", params)
             wait.accepted = True
             try:
