@@ -9,14 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, FAST_DEMO, screenshot
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, FAST_DEMO, open_signed_in, screenshot
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.session_setup import wait_until_agent_ready
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import agent_messages, user_messages
-from tests.live import LiveServer, run_server
+from tests.live import LiveServer, run_server, scripted_agent
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +88,7 @@ def test_a_v2_permission_shows_the_agents_question_and_the_inspector_labels_v2(
     expect(versions.first).to_have_text("v2")
     assert set(versions.all_inner_texts()) == {"v2"}
     assert_accessible(page, "the inspector on a v2 session")
+    screenshot(page, "acp-v2/inspector")
 
 
 def test_a_prompt_sent_while_the_agent_runs_waits_for_it_then_runs(page: Page, server: LiveServer) -> None:
@@ -146,3 +147,28 @@ def test_the_mode_is_a_config_option_the_agent_and_the_user_both_change(
     expect(mode).to_have_value("architect")
     send(page, "help")
     expect(agent_messages(page).last).to_contain_text("demo agent")
+
+
+def test_auto_with_a_v1_agent_says_v1_and_the_inspector_tells_of_the_fallback(
+    browser: Browser, e2e_workspace: Path
+) -> None:
+    with run_server(
+        agent=scripted_agent("echo_agent"),
+        cwd=e2e_workspace,
+        extra_args=["--protocol", "auto"],
+        startup_timeout=AGENT_STARTUP_TIMEOUT,
+    ) as live:
+        page = browser.new_context().new_page()
+        open_signed_in(page, live)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute(
+            "data-state", "ready", timeout=AGENT_STARTUP_TIMEOUT * 1000
+        )
+        expect(page.get_by_test_id("protocol-version")).to_have_attribute("data-version", "1")
+        page.get_by_test_id("inspector-toggle").click()
+        note = page.get_by_test_id("inspector-protocol-note")
+        expect(note).to_contain_text("answered ACP version 1")
+        expect(note).to_contain_text("starts it again with a v1 initialize")
+        assert page.get_by_test_id("inspector-version").all_inner_texts()[:2] == ["v2", "v2"]
+        assert_accessible(page, "the inspector after a fallback to v1")
+        screenshot(page, "acp-v2/fallback-note")
+        page.context.close()
