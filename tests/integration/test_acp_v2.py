@@ -216,6 +216,7 @@ async def test_cancel_waits_for_idle_cancelled(v2: Harness) -> None:
 async def test_a_refused_prompt_says_why_and_the_session_goes_on(v2: Harness) -> None:
     await run(v2, "refuse")
     assert any("this prompt is refused" in text for text in notices(v2))
+    assert not messages(v2, "user")[0].pending  # it no longer says it waits for the agent
     await run(v2, "hello")
     assert messages(v2, "agent")[-1].text == "Hello from v2."
 

@@ -255,7 +255,7 @@ class LiveSession(Generic[SinkT]):
         self.cancel_permissions(self._approvals)  # a write asked about in a turn dies with it
         if self._cancel_watch is not None:
             self._cancel_watch.cancel()
-        self.hub.mark(self.state.set_turn(TurnState.IDLE))
+        self.hub.mark(self.state.set_turn(TurnState.IDLE) | self.state.settle_pending())
         self.on_status()
         if not self._closing:
             self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")

@@ -619,6 +619,15 @@ class SessionState:
         self._open_message = None
         return item, ({Aspect.STATUS} if pending is not None else set())
 
+    def settle_pending(self) -> set[str]:
+        """No prompt runs any more: one still pending was never taken in (refused, or the agent went
+        away), so it stops saying it waits."""
+        settled = {i.id for i in self.items if isinstance(i, MessageItem) and i.pending}
+        for item in self.items:
+            if isinstance(item, MessageItem):
+                item.pending = False
+        return settled
+
     def _oldest_pending(self) -> MessageItem | None:
         return next((i for i in self.items if isinstance(i, MessageItem) and i.pending), None)
 
