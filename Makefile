@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
+# Test processes (pytest-xdist). Each takes whole test files; the order and why are in conftest.py.
+TEST_WORKERS ?= 2
 
 .PHONY: run test install install-dev browser lint typecheck bench clean
 
@@ -36,7 +38,7 @@ browser:
 	@scripts/ensure-browser
 
 test: install-dev browser
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .

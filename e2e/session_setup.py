@@ -101,6 +101,7 @@ class _Tab:
             server.ws_url_of(local_id),
             additional_headers={"cookie": server.cookie(), "origin": server.base},
             open_timeout=timeout,
+            ping_interval=None,  # as a browser: no keepalive pings a busy server could miss
         )
 
     def __enter__(self) -> _Tab:

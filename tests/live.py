@@ -177,5 +177,7 @@ async def open_tab(server: LiveServer, cookie: str | None = None, local_id: str 
         server.ws_url_of(local_id),
         additional_headers={"cookie": cookie or server.cookie(), "origin": server.base},
         max_size=256 * 1024 * 1024,  # a browser takes frames of any size; large tool output makes large ones
+        # Nor does a browser ping: a server busy for seconds on a loaded machine must not close the tab.
+        ping_interval=None,
     )
     return Tab(socket)
