@@ -24,7 +24,6 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from tests.integration.support import status_is
-from webclient.acp.models import AgentStatus
 from webclient.settings import Settings
 from webclient.web.app import create_app
 
@@ -176,25 +175,6 @@ def run_app(
             finally:
                 for tab in running.tabs:
                     tab.close()
-                _let_agents_start(running)
-
-
-def _let_agents_start(running: InProcessApp) -> None:
-    """Before the app stops, wait (with the start-up deadline) until no started agent is still starting.
-
-    A test may end right after the app started. Stopping it while an agent's start is between two steps
-    can leave the app's shutdown waiting forever: the supervisor's cancel can land in the clean-up of
-    `AgentSupervisor._until_exit` (`await exited` under `suppress(CancelledError)`), which swallows it, and
-    the lifecycle then waits for an agent that nobody stops. That is a bug of its own, not what these
-    tests are about; they must not hang on it.
-    """
-    registry = running.client.app.state.registry  # type: ignore[attr-defined]
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline and any(
-        route.supervisor.started and route.supervisor.status is AgentStatus.STARTING
-        for route in registry.agents.values()
-    ):
-        time.sleep(0.01)
 
 
 def _exchange_token(client: TestClient) -> httpx.Response:

@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "webclient"
 LAYERS = ("acp", "domain", "views", "web")
 # Modules below every layer: anyone may import them, they import no layer.
-BASE = {"webclient", "webclient.errors", "webclient.settings", "webclient.agent_config"}
+BASE = {"webclient", "webclient.aio", "webclient.errors", "webclient.settings", "webclient.agent_config"}
 # Third-party packages a layer must not know.
 FORBIDDEN_LIBRARIES = {
     "acp": {"fastapi", "starlette", "jinja2", "markupsafe", "uvicorn"},

@@ -121,9 +121,10 @@ class AgentConnection:
             observers=[self._observe],  # type: ignore[arg-type]
         )
         try:
-            result = await asyncio.wait_for(
-                self._request("initialize", self._initialize_params), timeout=self._initialize_timeout
-            )
+            # Not `asyncio.wait_for`: on Python 3.11 it loses a cancellation that lands just as the answer
+            # comes, and a server stopped at that moment would wait for ever.
+            async with asyncio.timeout(self._initialize_timeout):
+                result = await self._request("initialize", self._initialize_params)
         except TimeoutError:
             raise AgentTimeoutError(
                 f"the agent did not answer initialize within {self._initialize_timeout:g} s"

@@ -55,6 +55,7 @@ class OutputWatch:
     async def exited_error(self) -> AgentExitedError:
         """The agent's exit, as the error a failed request raises (its code, when it comes in time)."""
         code: int | None = None
-        with contextlib.suppress(asyncio.TimeoutError):
-            code = await asyncio.wait_for(self._process.wait(), timeout=EXIT_WAIT_SECONDS)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(EXIT_WAIT_SECONDS):
+                code = await self._process.wait()
         return AgentExitedError(code, self._process.stderr_tail())

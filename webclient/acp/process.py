@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from webclient.acp.stderr_tail import StderrTail
+from webclient.aio import cancel_and_wait
 from webclient.errors import AgentStartError
 
 # How much asyncio buffers of the agent's stdout before a line counts as long. Long lines are legal (file
@@ -85,8 +86,7 @@ class AgentProcess:
         """Wait for the process to end; return its exit code after stderr has been read to the end."""
         code = await self._exited()
         if self._stderr_task is not None:
-            with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._stderr_task), timeout=1.0)
+            await asyncio.wait({self._stderr_task}, timeout=1.0)  # the tail, as complete as it gets
         return code
 
     async def stop(self, grace: float = 2.0) -> None:
@@ -101,18 +101,18 @@ class AgentProcess:
             if sig is not None:
                 self._signal_group(sig)
             try:
-                await asyncio.wait_for(self._exited(), timeout=grace)
+                async with asyncio.timeout(grace):
+                    await self._exited()
                 break
             except TimeoutError:
                 continue
         # The agent may have left children behind in its group (codex-acp does); end them too.
         self._signal_group(signal.SIGKILL)
         with contextlib.suppress(TimeoutError):  # now the pipes close: let asyncio finish the transport
-            await asyncio.wait_for(proc.wait(), timeout=grace)
+            async with asyncio.timeout(grace):
+                await proc.wait()
         if self._stderr_task is not None:
-            self._stderr_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._stderr_task
+            await cancel_and_wait(self._stderr_task)
 
     async def _exited(self) -> int:
         """The exit code, as soon as the agent itself has exited.

@@ -9,7 +9,6 @@ and cannot have raises `Refused`, which changes nothing.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable, Sequence
 from typing import Generic
 
@@ -30,6 +29,7 @@ from webclient.acp.models import (
     TerminalOutput,
 )
 from webclient.acp.suggestions import Suggestion
+from webclient.aio import cancel_and_wait
 from webclient.domain.approval import WriteNotApproved, approves, protected_write_request
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
@@ -108,16 +108,13 @@ class LiveSession(Generic[SinkT]):
         await self.terminals.close()
         for task in (*self._turns, self._grace, self._cancel_watch):
             if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+                await cancel_and_wait(task)
         await self.hub.stop()
 
     async def wait_turn(self) -> None:
         """Until the running turns (if any) have ended."""
-        for turn in list(self._turns):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.shield(turn)
+        if self._turns:
+            await asyncio.wait(list(self._turns))
 
     @property
     def prompt_capabilities(self) -> PromptCapabilities:

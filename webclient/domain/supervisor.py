@@ -22,6 +22,7 @@ from webclient.acp.negotiate import Negotiation, Offer
 from webclient.acp.process import AgentProcess
 from webclient.acp.suggestions import allowed_types
 from webclient.agent_config import AgentSpec, agent_environment, mcp_servers_for, remember_env
+from webclient.aio import cancel_and_wait
 from webclient.domain.state import SignIn
 from webclient.domain.suggestions import SuggestionPolicy
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused, SettingsError
@@ -79,9 +80,7 @@ class AgentSupervisor:
     async def stop(self) -> None:
         """End the lifecycle task and the agent process (its whole process group)."""
         if self._lifecycle is not None and not self._lifecycle.done():
-            self._lifecycle.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._lifecycle
+            await cancel_and_wait(self._lifecycle)
         if self.agent is not None:
             await self.agent.stop()
 
@@ -229,9 +228,7 @@ class AgentSupervisor:
                 return None
             raise AgentExitedError(exited.result(), agent.process.stderr_tail())
         finally:
-            exited.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await exited
+            await cancel_and_wait(exited)
 
     def _sign_in_view(
         self, methods: tuple[AuthMethod, ...], pending: str | None, error: str | None

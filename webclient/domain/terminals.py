@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from webclient.acp.models import TerminalExit, TerminalOutput, TerminalRequest
+from webclient.aio import cancel_and_wait
 from webclient.domain.files import FileAccess, FileAccessError
 from webclient.errors import RequestRefused
 
@@ -188,14 +189,11 @@ class TerminalManager:
         reader = asyncio.create_task(self._read(terminal))
         try:
             code = await terminal.process.wait()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(reader), DRAIN_GRACE_SECONDS)
+            await asyncio.wait({reader}, timeout=DRAIN_GRACE_SECONDS)
         finally:
             if not reader.done():
                 terminal.kill()  # a child still holds the pipe open: it goes with the command
-                reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
+            await cancel_and_wait(reader)
         terminal.end_group()
         terminal.exit = exit_of(code)
         terminal.exited.set()

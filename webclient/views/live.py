@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 from collections.abc import Iterable
 
+from webclient.aio import cancel_and_wait
 from webclient.domain.prompt import ComposerAttachments
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import render
@@ -98,9 +99,7 @@ class LiveHub:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait(self._task)
             self._task = None
         for sub in list(self._subscribers):
             with contextlib.suppress(asyncio.QueueFull):
@@ -205,9 +204,14 @@ class LiveHub:
     async def _tabs_drained(self) -> None:
         """Wait (a bounded time) until every tab took its last frame: a backlog means it cannot keep up."""
         waiting = [sub.drained() for sub in self._subscribers if not sub.frames.empty()]
-        if waiting:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.gather(*waiting), MAX_BACKLOG_WAIT)
+        if not waiting:
+            return
+        tasks = [asyncio.ensure_future(w) for w in waiting]
+        try:
+            await asyncio.wait(tasks, timeout=MAX_BACKLOG_WAIT)
+        finally:
+            for task in tasks:
+                task.cancel()
 
 
 class _Rendered:

@@ -7,13 +7,13 @@ Every action is a typed `BrowserAction`, dispatched with one `match`; whatever t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import assert_never
 
 from fastapi import WebSocket, WebSocketDisconnect
 from markupsafe import Markup
 
 from webclient.acp.models import ContentPart, Notice, NoticeLevel
+from webclient.aio import cancel_and_wait
 from webclient.domain.live_session import LiveSession
 from webclient.domain.picker import AttachmentRejected, file_part, find_files, image_part
 from webclient.domain.prompt import PromptRejected
@@ -164,9 +164,7 @@ async def serve_tab(socket: WebSocket, registry: Registry, live: Live) -> None:
         pass
     finally:
         live.hub.unsubscribe(sub)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+        await cancel_and_wait(sender)
 
 
 async def _send_frames(socket: WebSocket, sub: Subscriber) -> None:

@@ -47,6 +47,7 @@ from webclient.acp.translate import prompt_to_wire
 from webclient.acp.transport import NdjsonTransport
 from webclient.acp.v2.translate import V2Translator, config_options_v2, tool_call_patch
 from webclient.agent_config import McpServer
+from webclient.aio import cancel_and_wait
 from webclient.errors import AgentError, AgentRequestError, AgentTimeoutError
 
 PROTOCOL_VERSION = 2
@@ -95,9 +96,10 @@ class V2Connection:
         self._peer = JsonRpcPeer(transport, self._serve, self._on_notification, self._observe)
         self._reading = asyncio.create_task(self._read(self._peer), name="acp-v2-reader")
         try:
-            result = await asyncio.wait_for(
-                self._request("initialize", self._initialize_params), timeout=self._initialize_timeout
-            )
+            # Not `asyncio.wait_for`: on Python 3.11 it loses a cancellation that lands just as the answer
+            # comes, and a server stopped at that moment would wait for ever.
+            async with asyncio.timeout(self._initialize_timeout):
+                result = await self._request("initialize", self._initialize_params)
         except TimeoutError:
             raise AgentTimeoutError(
                 f"the agent did not answer initialize within {self._initialize_timeout:g} s"
@@ -202,9 +204,7 @@ class V2Connection:
             with contextlib.suppress(Exception):
                 await self._peer.aclose()
         if self._reading is not None:
-            self._reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reading
+            await cancel_and_wait(self._reading)
 
     # --- the wire ---------------------------------------------------------------------------------------
 
