@@ -294,7 +294,10 @@ def set_config(request: dict[str, Any]) -> None:
 
 def prompt(request: dict[str, Any]) -> None:
     said = wire.prompt_text(request)
-    if state["slow"] is not None:
+    if state["cancel"] is not None:  # a turn runs until cancelled: this one waits behind it
+        wire.respond(request, {})
+        state["queued"] = request
+    elif state["slow"] is not None:
         finish_slow(request)
     elif said == "refuse":
         wire.error(request, -32602, "this prompt is refused")
@@ -365,6 +368,7 @@ def serve(msg: dict[str, Any]) -> None:
         if state["cancel"] is not None:
             chunk(state["cancel"], ", stopped")
             state["cancel"] = None
+            state.pop("queued", None)  # a queued prompt is dropped with the work: never inserted
             idle("cancelled")
     elif method == "session/resume":
         resume(msg)

@@ -309,3 +309,16 @@ async def test_a_list_left_standing_after_the_agent_inserted_a_new_prompt_is_rep
     await eventually(
         lambda: any(stale in text for text in notices(v2)), TURN_SECONDS, "the stale-list notice"
     )
+
+
+async def test_cancel_also_ends_a_queued_prompt_the_agent_drops_without_inserting_it(v2: Harness) -> None:
+    assert v2.submit_prompt([TextPart(text="cancel")]) is None
+    await eventually(lambda: v2.state.agent_state == "running", TURN_SECONDS, "the turn to run")
+    assert v2.submit_prompt([TextPart(text="queued behind it")]) is None
+    await eventually(
+        lambda: len(sent(v2, "session/prompt")) == 2, TURN_SECONDS, "the second prompt to go out"
+    )
+    assert await v2.cancel() is None
+    await eventually(lambda: v2.state.turn is TurnState.IDLE, TURN_SECONDS, "both prompts to end")
+    users = messages(v2, "user")
+    assert [u.text for u in users] == ["cancel", "queued behind it"] and not any(u.pending for u in users)

@@ -172,6 +172,7 @@ class V2Connection:
     async def cancel(self, session_id: str) -> None:
         """`session/cancel`; the prompt still waits, for the agent's `idle` with `cancelled`."""
         assert self._peer is not None
+        self._turns.setdefault(session_id, _Turns()).cancelling = True
         try:
             await self._peer.notify("session/cancel", {"sessionId": session_id})
         except (ConnectionError, OSError):
@@ -282,6 +283,9 @@ class _Turns:
     waits: list[_PromptWait] = field(default_factory=list)
     user_messages: set[str] = field(default_factory=set)
     inserts_user_messages: bool = False
+    # Cancel was sent: the next `idle` ends every prompt, also those the agent queued and then dropped
+    # without inserting them (they would otherwise wait for ever).
+    cancelling: bool = False
 
     def add(self) -> _PromptWait:
         wait = _PromptWait(asyncio.get_running_loop().create_future())
@@ -319,9 +323,10 @@ class _Turns:
                     wait.started = True
         if event.state != "idle":
             return
+        ending, self.cancelling = self.cancelling, False
         for wait in self.waits:
-            if wait.started and not wait.done.done():
-                wait.done.set_result(event.stop_reason or "end_turn")
+            if (wait.started or ending) and not wait.done.done():
+                wait.done.set_result(event.stop_reason or ("cancelled" if ending else "end_turn"))
 
 
 # --- translating answers -----------------------------------------------------------------------------
