@@ -18,6 +18,9 @@ from e2e.test_conversation import open_app
 from e2e.test_suggestions import agent_messages, user_messages
 from tests.live import LiveServer, run_server, scripted_agent
 
+# The stored sessions come from the agent's session/list after each close: on a busy machine, a while.
+LIST_TIMEOUT_MS = 30_000
+
 
 @pytest.fixture(scope="module")
 def module_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
@@ -119,19 +122,19 @@ def test_a_closed_v2_session_comes_back_with_a_replay_and_can_be_deleted(
     expect(page.get_by_test_id("session-link")).to_have_count(1)
 
     stored = page.get_by_test_id("stored-session")
-    expect(stored).to_have_count(1)
+    expect(stored).to_have_count(1, timeout=LIST_TIMEOUT_MS)
     stored.get_by_test_id("load-session").click()  # session/resume with a replay from the start
     expect(user_messages(page)).to_have_count(1)
     expect(user_messages(page).first).to_contain_text("list files")
     expect(agent_messages(page).first).to_contain_text("README.md")
 
     page.get_by_test_id("session-link").filter(has_text="list files").get_by_test_id("close-session").click()
-    expect(stored).to_have_count(1)
+    expect(stored).to_have_count(1, timeout=LIST_TIMEOUT_MS)
     stored.get_by_test_id("delete-session").locator("summary").click()
     assert_accessible(page, "a stored v2 session about to be deleted")
     screenshot(page, "acp-v2/delete-stored", element=page.get_by_test_id("sidebar"))
     stored.get_by_test_id("confirm-delete").click()
-    expect(stored).to_have_count(0)
+    expect(stored).to_have_count(0, timeout=LIST_TIMEOUT_MS)
     expect(page.get_by_test_id("sidebar")).to_contain_text("none yet")
 
 

@@ -75,7 +75,9 @@ def test_one_mode_selector_meta_output_a_permissions_diff_and_no_empty_bubble(
             view.set_default_timeout(30_000)
             view.goto(quirks_server.url)  # the same session, its request still pending
             expect(view.get_by_test_id("diff").filter(has_text="remember the oat milk")).to_be_visible()
-            pending(view).scroll_into_view_if_needed()
+            # One step, not resolve-then-scroll: a late frame may swap the element in between.
+            expect(pending(view)).to_be_visible()
+            pending(view).evaluate("element => element.scrollIntoView({block: 'nearest'})")
             screenshot(view, f"real-agent-quirks-{size}-{scheme}")
             context.close()
 
