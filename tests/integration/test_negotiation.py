@@ -15,8 +15,8 @@ import pytest
 
 from tests.integration.support import Harness, eventually, started
 from tests.live import scripted_agent
-from webclient.acp.models import AgentStatus
-from webclient.domain.state import NoticeItem
+from webclient.acp.models import AgentStatus, TextPart
+from webclient.domain.state import MessageItem, NoticeItem, TurnState
 from webclient.settings import Settings
 
 # Every scripted v1 agent that answers `initialize` and opens a session without a sign-in.
@@ -40,6 +40,7 @@ V1_AGENTS = (
     "writes_protected",
     "real_agent_quirks",
     "refuses_v2",
+    "sdk_agent",  # built with the ACP Python SDK's own agent side, as SDK users build theirs
 )
 
 
@@ -137,3 +138,15 @@ async def test_the_fallback_costs_a_slow_agent_a_second_start_and_the_log_shows_
         both = answered_v1.at - offered.at
         assert first >= 0.5 and both >= 1.0  # each start sleeps 0.5 s before it reads
         print(f"\nfallback, agent starting in 0.5 s: v2 answered {first:.2f} s, v1 ready {both:.2f} s")
+
+
+async def test_an_agent_built_with_the_sdk_answers_prompts_after_the_fallback(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    async with started(settings(workspace, scripted_agent("sdk_agent"), record, "auto")) as harness:
+        await eventually(lambda: harness.state.session_id is not None, 20, "the session")
+        assert harness.submit_prompt([TextPart(text="hello")]) is None
+        await eventually(lambda: harness.state.turn is TurnState.IDLE, 20, "the turn to end")
+        said = [i.text for i in harness.state.items if isinstance(i, MessageItem) and i.role == "agent"]
+        assert said == ["You said: hello"] and harness.state.protocol_version == 1
