@@ -9,7 +9,6 @@ and let the SDK's client router serve the agent's other requests. Nothing here k
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -38,11 +37,11 @@ from webclient.acp.models import (
     TerminalOutput,
     TerminalRequest,
 )
-from webclient.acp.output import OutputWatch
+from webclient.acp.output import OutputWatch, initialize_answer
 from webclient.acp.process import AgentProcess
 from webclient.acp.translate import Translation, prompt_to_wire, tool_call_event, translate_update
 from webclient.agent_config import McpServer
-from webclient.errors import AgentRequestError, AgentTimeoutError, RequestRefused
+from webclient.errors import AgentRequestError, RequestRefused
 
 AUTH_REQUIRED = -32000
 
@@ -120,15 +119,9 @@ class AgentConnection:
             transport,
             observers=[self._observe],  # type: ignore[arg-type]
         )
-        try:
-            # Not `asyncio.wait_for`: on Python 3.11 it loses a cancellation that lands just as the answer
-            # comes, and a server stopped at that moment would wait for ever.
-            async with asyncio.timeout(self._initialize_timeout):
-                result = await self._request("initialize", self._initialize_params)
-        except TimeoutError:
-            raise AgentTimeoutError(
-                f"the agent did not answer initialize within {self._initialize_timeout:g} s"
-            ) from None
+        result = await initialize_answer(
+            self._request("initialize", self._initialize_params), self._initialize_timeout
+        )
         self.info = _agent_info(result)
         return self.info
 

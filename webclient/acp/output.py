@@ -1,4 +1,4 @@
-"""What every connection does about an agent's output it cannot use, and about the agent's exit.
+"""What every connection does about an agent's output it cannot use, its silence, and its exit.
 
 Shared by the v1 and v2 connections: a line that is not JSON-RPC becomes a notice; an endless line stops
 the agent (its memory stays bounded); a request that fails because the agent went away becomes an
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Protocol
+from collections.abc import Awaitable
+from typing import Any, Protocol
 
 from webclient.acp.models import Notice, NoticeLevel
 from webclient.acp.process import AgentProcess
 from webclient.acp.transport import MAX_LINE_BYTES
-from webclient.errors import AgentExitedError
+from webclient.errors import AgentExitedError, AgentTimeoutError
 
 PREVIEW_CHARS = 200
 EXIT_WAIT_SECONDS = 2.0
@@ -59,3 +60,16 @@ class OutputWatch:
             async with asyncio.timeout(EXIT_WAIT_SECONDS):
                 code = await self._process.wait()
         return AgentExitedError(code, self._process.stderr_tail())
+
+
+async def initialize_answer(request: Awaitable[Any], timeout: float) -> Any:
+    """The answer to `initialize`, or AgentTimeoutError when the agent says nothing for `timeout` s.
+
+    Not `asyncio.wait_for`: on Python 3.11 it loses a cancellation that lands just as the answer comes,
+    and a server stopped at that moment would wait for ever.
+    """
+    try:
+        async with asyncio.timeout(timeout):
+            return await request
+    except TimeoutError:
+        raise AgentTimeoutError(f"the agent did not answer initialize within {timeout:g} s") from None

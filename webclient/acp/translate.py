@@ -69,22 +69,34 @@ def read_envelope(params: Any) -> tuple[str, dict[str, Any]] | Translation:
     return session_id, update
 
 
+# Translates one variant's update body; the session id is there for translators that keep state per
+# session (ACP v2's display terminals).
+VariantTranslator = Callable[[str, dict[str, Any]], Sequence[SessionEvent]]
+
+
 def translate_update(params: Any) -> Translation:
-    """Turn the params of one `session/update` into our events; never raises on bad input."""
+    """Turn the params of one ACP v1 `session/update` into our events; never raises on bad input."""
+    return translate_with(params, _V1_VARIANTS.get)
+
+
+def translate_with(params: Any, variant: Callable[[str], VariantTranslator | None]) -> Translation:
+    """One `session/update` of either version: its envelope read, suggestions passed on as they are
+    (validated later against what was negotiated), the rest by the `variant` translator; an unknown or
+    malformed update becomes a notice."""
     envelope = read_envelope(params)
     if isinstance(envelope, Translation):
         return envelope
     session_id, update = envelope
-    variant = update["sessionUpdate"]
-    if variant == SUGGESTIONS_VARIANT:
+    kind = update["sessionUpdate"]
+    if kind == SUGGESTIONS_VARIANT:
         return Translation(session_id, (SuggestionsEvent(update=update),))
-    translator = _TRANSLATORS.get(variant)
-    if translator is None:
-        return Translation(session_id, (unknown_variant_notice(variant),))
+    translate = variant(kind)
+    if translate is None:
+        return Translation(session_id, (unknown_variant_notice(kind),))
     try:
-        events = translator(update)
-    except (ValidationError, ValueError, TypeError) as exc:
-        return malformed(session_id, f"malformed {variant} update was ignored", _short_error(exc))
+        events = translate(session_id, update)
+    except (ValidationError, ValueError, TypeError, KeyError) as exc:
+        return malformed(session_id, f"malformed {kind} update was ignored", _short_error(exc))
     return Translation(session_id, tuple(events))
 
 
@@ -299,6 +311,13 @@ _TRANSLATORS: dict[str, Callable[[dict[str, Any]], Sequence[SessionEvent]]] = {
     "session_info_update": _session_info,
     "usage_update": _usage,
 }
+
+
+def _any_session(translate: Callable[[dict[str, Any]], Sequence[SessionEvent]]) -> VariantTranslator:
+    return lambda _session_id, update: translate(update)
+
+
+_V1_VARIANTS: dict[str, VariantTranslator] = {kind: _any_session(f) for kind, f in _TRANSLATORS.items()}
 
 
 # --- content blocks -------------------------------------------------------------------------------------

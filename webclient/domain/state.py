@@ -583,9 +583,9 @@ class SessionState:
         if isinstance(chunk.content, TextPart) and not chunk.content.text:
             return set()  # an empty chunk (qwen-code sends one with its usage data) adds nothing
         if self.keyed_messages and chunk.message_id is not None:
-            keyed, changed = self._keyed(chunk.role, chunk.message_id)
+            keyed = self._keyed(chunk.role, chunk.message_id)
             keyed.add(chunk.content)
-            return {keyed.id} | changed
+            return {keyed.id}
         item = self._open_message
         if item is None or item.role != chunk.role or _different_message(item, chunk):
             item = MessageItem(role=chunk.role, message_id=chunk.message_id)
@@ -596,18 +596,18 @@ class SessionState:
 
     def _upsert_message(self, event: MessageUpsert) -> set[str]:
         """ACP v2: content sent replaces the message's (null or [] clears it); left out, it stays."""
-        item, changed = self._keyed(event.role, event.message_id)
+        item = self._keyed(event.role, event.message_id)
         if "parts" in event.model_fields_set:
             item.parts = list(event.parts or ())
-        return {item.id} | changed
+        return {item.id}
 
-    def _keyed(self, role: str, message_id: str) -> tuple[MessageItem, set[str]]:
+    def _keyed(self, role: str, message_id: str) -> MessageItem:
         """The message with this id, placed at first sight. The first new user message takes the place
         of the oldest prompt still pending: it is the agent's copy of it (its content replaces ours)."""
         key = (role, message_id)
         item = self._messages.get(key)
         if item is not None:
-            return item, set()
+            return item
         pending = self._oldest_pending() if role == "user" else None
         if pending is not None:
             pending.pending, pending.message_id, pending.parts = False, message_id, []
@@ -617,16 +617,15 @@ class SessionState:
             self.items.append(item)
         self._messages[key] = item
         self._open_message = None
-        return item, ({Aspect.STATUS} if pending is not None else set())
+        return item
 
     def settle_pending(self) -> set[str]:
         """No prompt runs any more: one still pending was never taken in (refused, or the agent went
         away), so it stops saying it waits."""
-        settled = {i.id for i in self.items if isinstance(i, MessageItem) and i.pending}
-        for item in self.items:
-            if isinstance(item, MessageItem):
-                item.pending = False
-        return settled
+        settled = [i for i in self.items if isinstance(i, MessageItem) and i.pending]
+        for item in settled:
+            item.pending = False
+        return {item.id for item in settled}
 
     def _oldest_pending(self) -> MessageItem | None:
         return next((i for i in self.items if isinstance(i, MessageItem) and i.pending), None)

@@ -41,14 +41,14 @@ from webclient.acp.models import (
     StoredSessionInfo,
     ToolCallEvent,
 )
-from webclient.acp.output import OutputWatch
+from webclient.acp.output import OutputWatch, initialize_answer
 from webclient.acp.process import AgentProcess
 from webclient.acp.translate import prompt_to_wire
 from webclient.acp.transport import NdjsonTransport
 from webclient.acp.v2.translate import V2Translator, config_options_v2, tool_call_patch
 from webclient.agent_config import McpServer
 from webclient.aio import cancel_and_wait
-from webclient.errors import AgentError, AgentRequestError, AgentTimeoutError
+from webclient.errors import AgentError, AgentRequestError
 
 PROTOCOL_VERSION = 2
 
@@ -95,15 +95,9 @@ class V2Connection:
         )
         self._peer = JsonRpcPeer(transport, self._serve, self._on_notification, self._observe)
         self._reading = asyncio.create_task(self._read(self._peer), name="acp-v2-reader")
-        try:
-            # Not `asyncio.wait_for`: on Python 3.11 it loses a cancellation that lands just as the answer
-            # comes, and a server stopped at that moment would wait for ever.
-            async with asyncio.timeout(self._initialize_timeout):
-                result = await self._request("initialize", self._initialize_params)
-        except TimeoutError:
-            raise AgentTimeoutError(
-                f"the agent did not answer initialize within {self._initialize_timeout:g} s"
-            ) from None
+        result = await initialize_answer(
+            self._request("initialize", self._initialize_params), self._initialize_timeout
+        )
         answered = result.get("protocolVersion") if isinstance(result, dict) else None
         if answered != PROTOCOL_VERSION:
             raise VersionMismatch(answered if isinstance(answered, int) else None)

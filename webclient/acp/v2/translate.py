@@ -32,7 +32,6 @@ from webclient.acp.models import (
     SessionEvent,
     SessionInfoEvent,
     StateEvent,
-    SuggestionsEvent,
     TerminalEvent,
     TerminalExit,
     TextPart,
@@ -42,12 +41,10 @@ from webclient.acp.models import (
     UsageEvent,
 )
 from webclient.acp.translate import (
-    SUGGESTIONS_VARIANT,
     Translation,
-    malformed,
-    read_envelope,
+    VariantTranslator,
     translate_content,
-    unknown_variant_notice,
+    translate_with,
 )
 
 # Message updates and chunks: the variant -> whose message it is.
@@ -80,28 +77,8 @@ class V2Translator:
 
     def __init__(self) -> None:
         self._decoders: dict[tuple[str, str], codecs.IncrementalDecoder] = {}
-
-    def translate(self, params: Any) -> Translation:
-        envelope = read_envelope(params)
-        if isinstance(envelope, Translation):
-            return envelope
-        session_id, update = envelope
-        variant = update["sessionUpdate"]
-        if variant == SUGGESTIONS_VARIANT:
-            return Translation(session_id, (SuggestionsEvent(update=update),))
-        translate = self._variant(variant)
-        if translate is None:
-            return Translation(session_id, (unknown_variant_notice(variant),))
-        try:
-            events = translate(session_id, update)
-        except (Malformed, ValueError, TypeError, KeyError) as exc:
-            return malformed(session_id, f"malformed {variant} update was ignored", str(exc))
-        return Translation(session_id, tuple(events))
-
-    def _variant(self, variant: str) -> Callable[[str, dict[str, Any]], Sequence[SessionEvent]] | None:
-        if variant in ROLES:
-            return _chunk(variant) if variant.endswith("_chunk") else _upsert(variant)
-        fixed: dict[str, Callable[[str, dict[str, Any]], Sequence[SessionEvent]]] = {
+        self._variants: dict[str, VariantTranslator] = {
+            **{kind: _chunk(kind) if kind.endswith("_chunk") else _upsert(kind) for kind in ROLES},
             "state_update": _state,
             "tool_call_update": _tool_call_update,
             "tool_call_content_chunk": _tool_content_chunk,
@@ -113,7 +90,9 @@ class V2Translator:
             "session_info_update": _session_info,
             "usage_update": _usage,
         }
-        return fixed.get(variant)
+
+    def translate(self, params: Any) -> Translation:
+        return translate_with(params, self._variants.get)
 
     # --- display terminals -----------------------------------------------------------------------------
 
