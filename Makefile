@@ -1,6 +1,6 @@
 # Two commands do all setup on a fresh machine:
 #   make run   installs webclient into .venv and runs it with the bundled demo agent
-#   make test  installs everything (and Debian's chromium if no browser is found) and runs every test
+#   make test  installs everything (and Debian's chromium-headless-shell for the browser tests) and runs every test
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
