@@ -21,6 +21,7 @@ from tests.live import LiveServer
 _NAVIGATE = re.compile(r'data-href="/s/([^"]+)"')
 _SESSION_LINK = re.compile(r'data-testid="session-link" data-local-id="([^"]+)"')
 _SIDEBAR_START = '<nav id="sidebar"'
+DEMO_OPENED = 'data-option-id="model"'  # the demo agent's session/new answer offers a model option
 
 
 def wait_until_agent_ready(server: LiveServer, timeout: float) -> None:
@@ -34,8 +35,12 @@ def wait_until_agent_ready(server: LiveServer, timeout: float) -> None:
         tab.read_until(_alone_and_ready(local_id), "the agent to be ready")
 
 
-def fresh_session(server: LiveServer, timeout: float) -> str:
-    """Open a new session, close every other one, wait until it is ready; returns its local id."""
+def fresh_session(server: LiveServer, timeout: float, *, opened: str | None = DEMO_OPENED) -> str:
+    """Open a new session, close every other one, wait until it is ready; returns its local id.
+
+    `opened` is what the page shows once the agent answered `session/new` (the demo agent's config
+    options); None for an agent that shows nothing of its own there.
+    """
     with _Tab(server, _current_local_id(server), timeout) as tab:
         tab.read_until(bool, "a snapshot")
         tab.send(action="new_session")
@@ -48,19 +53,19 @@ def fresh_session(server: LiveServer, timeout: float) -> str:
         for other in _live_ids(html):
             if other != local_id:
                 tab.send(action="close_session", local_id=other)
-        tab.read_until(_alone_and_ready(local_id), f"session {local_id} alone and ready")
+        tab.read_until(_alone_and_ready(local_id, opened), f"session {local_id} alone and ready")
     return local_id
 
 
-def _alone_and_ready(local_id: str) -> Callable[[str], bool]:
-    """The session is the only live one, open at the agent (its header shows the config options that
-    session/new offered), no other stored session is listed, and it is ready."""
+def _alone_and_ready(local_id: str, opened: str | None = DEMO_OPENED) -> Callable[[str], bool]:
+    """The session is the only live one, open at the agent (the page shows `opened`, e.g. the config
+    options that session/new offered), no other stored session is listed, and it is ready."""
 
     def check(html: str) -> bool:
         sidebar = _sidebar(html) or ""
         return (
             _live_ids(html) == [local_id]
-            and 'data-option-id="model"' in html
+            and (opened is None or opened in html)
             and 'data-testid="load-session"' not in sidebar
             and Page.parse(html).status == "ready"
         )

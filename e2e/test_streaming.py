@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import screenshot
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, screenshot, sign_in
+from e2e.session_setup import fresh_session
 from tests.live import LiveServer, run_server, scripted_agent
 
 END = "\u2016"  # the scripted agent's end marker
 
 
-@pytest.fixture
-def stream_server(tmp_path: Path) -> Iterator[LiveServer]:
-    with run_server(agent=scripted_agent("stream"), cwd=tmp_path) as live:
+@pytest.fixture(scope="module")
+def stream_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server with the streaming agent for the module; each test asks in a new session of its own."""
+    with run_server(agent=scripted_agent("stream"), cwd=tmp_path_factory.mktemp("stream")) as live:
         yield live
 
 
 def ask(page: Page, server: LiveServer, prompt: str) -> None:
-    page.goto(server.url)
-    expect(page).to_have_url(re.compile(r"/s/s\d+$"))
+    sign_in(page.context, server)
+    local_id = fresh_session(server, AGENT_STARTUP_TIMEOUT, opened=None)
+    page.goto(f"{server.base}/s/{local_id}")
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     composer = page.get_by_test_id("composer")
     composer.fill(prompt)
@@ -52,19 +53,20 @@ def test_a_long_markdown_answer_streamed_in_pieces_shows_what_a_fresh_page_shows
 
 
 @pytest.mark.parametrize("prompt", ["markdown 9", "big 300000"], ids=["markdown", "huge-chunk"])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_screenshots_of_a_streamed_answer(
-    browser: Browser, stream_server: LiveServer, scheme: str, size: tuple[int, int], prompt: str
+    browser: Browser, stream_server: LiveServer, size: tuple[int, int], prompt: str
 ) -> None:
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)  # type: ignore[arg-type]
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     try:
         ask(page, stream_server, prompt)
         answer = page.locator('[data-testid="message"][data-role="agent"]')
         expect(answer).to_contain_text(END, timeout=30_000)
-        screenshot(page, f"streamed-{prompt.split()[0]}-{width}-{scheme}")
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            screenshot(page, f"streamed-{prompt.split()[0]}-{width}-{scheme}")
     finally:
         context.close()
 
