@@ -7,6 +7,7 @@ params are written to. `V2_AUTH=1`: `session/new` needs `auth/login` first.
 Prompts: `hello`, `upserts`, `terminal`, `unknown`, `batch`, `slow` (ends only when the next prompt
 arrives, which it queues), `permission`, `command-permission`, `cancel` (runs until `session/cancel`),
 `cancel-request` (asks a permission, then withdraws it with `$/cancel_request`), `refuse`.
+`V2_CLOSE_DELAY`: seconds to wait before answering `session/close`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import base64
 import json
 import os
 import sys
+import time
 from typing import Any
 
 import wire
@@ -381,6 +383,7 @@ def serve(msg: dict[str, Any]) -> None:
         state["deleted"] = msg["params"]["sessionId"] == STORED
         wire.respond(msg, {})
     elif method == "session/close":
+        time.sleep(float(os.environ.get("V2_CLOSE_DELAY", "0")))  # a slow agent: the client waits meanwhile
         wire.respond(msg, {})
     elif method == "session/set_config_option":
         set_config(msg)

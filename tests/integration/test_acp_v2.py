@@ -6,6 +6,7 @@ session state (the page's single source of truth) made of it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -260,6 +261,24 @@ async def test_closing_a_session_sends_session_close(v2: Harness) -> None:
     session_id = v2.state.session_id
     await v2.registry.close(v2.current.local_id)
     assert sent(v2, "session/close") == [{"sessionId": session_id}]
+
+
+async def test_a_plain_visit_never_goes_to_a_session_being_closed(workspace: Path) -> None:
+    # A tab on the closing session is sent to "/" before the agent answered session/close (the session's
+    # viewers end with it); "/" must not send it back to that session while the answer is on its way.
+    settings = settings_for(workspace, agent_env=("V2_CLOSE_DELAY=1.5",))
+    async with started(settings) as v2:
+        await session_open(v2)
+        first, second = v2.current, v2.registry.new_session()
+        await eventually(lambda: second.state.session_id is not None, TURN_SECONDS, "the second session")
+        assert v2.registry.most_recent() is second
+
+        closing = asyncio.create_task(v2.registry.close(second.local_id))
+        await eventually(lambda: bool(sent(v2, "session/close")), TURN_SECONDS, "session/close to go out")
+        assert not closing.done()  # the agent takes 1.5 s to answer
+        assert v2.registry.most_recent() is first
+        await closing
+        assert v2.registry.most_recent() is first
 
 
 async def test_auth_login_signs_in_before_the_session_opens(workspace: Path) -> None:

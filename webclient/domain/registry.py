@@ -56,6 +56,7 @@ class SessionRegistry(Generic[SinkT]):
         self.default_agent = settings.catalog.default.key
         self._sink_factory = sink_factory
         self._ids = itertools.count(1)
+        self._closing: set[str] = set()  # local ids of sessions waiting for the agent's session/close
         self._tasks: set[asyncio.Task[Any]] = set()
         self._add(self.agents[self.default_agent])  # a fresh server opens on one session
 
@@ -112,8 +113,13 @@ class SessionRegistry(Generic[SinkT]):
         return self.sessions.get(local_id)
 
     def most_recent(self) -> LiveSession[SinkT]:
-        """The session opened last: where a plain visit goes."""
-        return next(reversed(self.sessions.values()))
+        """The session opened last and not being closed: where a plain visit goes.
+
+        A tab on a session being closed is sent here while the agent is still answering `session/close`;
+        it must not land on that session again. Only when every session is closing is one of them chosen.
+        """
+        staying = [s for s in self.sessions.values() if s.local_id not in self._closing]
+        return (staying or list(self.sessions.values()))[-1]
 
     def by_agent_id(self, session_id: str | None) -> LiveSession[SinkT] | None:
         """The first agent's session with this id."""
@@ -177,12 +183,16 @@ class SessionRegistry(Generic[SinkT]):
             raise Refused("no such session")
         route = self.route(live)
         agent, session_id = route.supervisor.agent, live.state.session_id
-        if agent is not None and session_id and route.capabilities().close_session:
-            try:
-                await agent.close_session(session_id)
-            except AgentError as exc:
-                route.notify_all(NoticeLevel.WARNING, f"the agent did not close the session: {exc}")
-        await self._drop(live)
+        self._closing.add(local_id)
+        try:
+            if agent is not None and session_id and route.capabilities().close_session:
+                try:
+                    await agent.close_session(session_id)
+                except AgentError as exc:
+                    route.notify_all(NoticeLevel.WARNING, f"the agent did not close the session: {exc}")
+            await self._drop(live)
+        finally:
+            self._closing.discard(local_id)
         if not self.sessions:  # there is always a session to show, even when its agent is not running
             try:
                 self.new_session(route.key)
