@@ -80,8 +80,8 @@ def shoot_here(page: Page, name: str) -> None:
 
 @pytest.fixture
 def slow_agent(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
-    """An agent whose session/new takes 4 s, as claude-agent-acp's takes about 1.5 s."""
-    agent = scripted_agent("env_report", str(tmp_path / "report.json"), "4")
+    """An agent whose session/new takes 4 s (as claude-agent-acp's takes about 1.5 s), except the first."""
+    agent = scripted_agent("env_report", str(tmp_path / "report.json"), "4", "2")
     with run_server(agent, cwd=e2e_workspace, env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")}) as live:
         yield live
 

@@ -1,7 +1,9 @@
 """Reports what it was started with: writes its environment and each `session/new`'s mcpServers to the
 JSON file named by argv[1], and keeps the sessions it served for `session/list`.
 
-argv[2] (optional) is how many seconds `session/new` takes to answer, as claude-agent-acp's ~1.5 s.
+argv[2] (optional) is how many seconds `session/new` takes to answer, as claude-agent-acp's ~1.5 s;
+argv[3] (optional, default 1) the first `session/new` that is slow (2: the server's own first session
+opens at once, a test waits only for the one it opens).
 A session is listed only once a prompt gave it a title (the prompt's text), as real agents store a
 conversation only after its first turn. Each prompt is answered with "reported to <file>". A prompt
 "rename TITLE" renames the session after its turn, as codex-acp does: once the client has listed the
@@ -19,6 +21,7 @@ import wire
 
 REPORT = sys.argv[1]
 NEW_DELAY = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+SLOW_FROM = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 stored: dict[str, str] = {}
 report: dict[str, object] = {"env": dict(os.environ), "mcpServers": []}
 
@@ -39,8 +42,9 @@ while (msg := wire.read()) is not None:
             caps["mcpCapabilities"] = {"http": True}
         wire.respond(msg, wire.initialize_result(agentCapabilities=caps))
     elif method == "session/new":
-        time.sleep(NEW_DELAY)  # a slow agent: the client must not treat the session as open yet
         count += 1
+        if count >= SLOW_FROM:
+            time.sleep(NEW_DELAY)  # a slow agent: the client must not treat the session as open yet
         report["mcpServers"] = msg["params"].get("mcpServers")
         save()
         wire.respond(msg, {"sessionId": f"env-{count}"})

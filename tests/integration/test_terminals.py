@@ -94,10 +94,14 @@ async def test_output_streams_into_the_card_before_the_command_exits_then_its_ex
             call("output"),
             call("release"),
         )
+        # The command's first line can reach us before the agent's update that makes its card.
         await eventually(
-            lambda: any(v.output == "first\n" for v in runtime.state.terminals.values()),
+            lambda: (
+                any(v.output == "first\n" for v in runtime.state.terminals.values())
+                and any(isinstance(i, ToolCallItem) and i.terminal_ids for i in runtime.state.items)
+            ),
             20,
-            "the first line before the exit",
+            "the first line before the exit, in its card",
         )
         item = card(runtime)
         (terminal_id,) = item.terminal_ids
