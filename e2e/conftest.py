@@ -1,9 +1,9 @@
 """Browser tests: a real server with a real agent, driven through a real Chromium by Playwright.
 
-One server and demo agent per test module (starting them is not what these tests measure, and costs
-seconds on a loaded machine); every test gets a new, empty session on it (`server`) and a fresh browser
-context signed in with the server's cookie (`page`). Tests that need a server of their own (another agent,
-other flags, the token link) start one, e.g. with `fresh_server`.
+One server and demo agent per test process (starting them is not what these tests measure, and costs
+seconds on a loaded machine); every test gets a new, empty session on it (`server`), the shop workspace
+as it was, and a fresh browser context signed in with the server's cookie (`page`). Tests that need a
+server of their own (another agent, other flags, the token link) start one, e.g. with `fresh_server`.
 
 The browser is the system's Chromium (Debian's `chromium-headless-shell` or `chromium`, or
 WEBCLIENT_CHROMIUM); Playwright's own browser download is not needed. Screenshots of key states go to
@@ -148,9 +148,9 @@ def fill_workspace(root: Path) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The module's workspace directory; `e2e_workspace` restores its content before every test."""
+    """The shared server's workspace directory; `e2e_workspace` restores its content before every test."""
     return fill_workspace(tmp_path_factory.mktemp("e2e") / "shop")
 
 
@@ -160,15 +160,16 @@ def e2e_workspace(shop: Path) -> Path:
     return fill_workspace(shop)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the module's demo agent stores its sessions."""
+    """Where the shared server's demo agent stores its sessions."""
     return tmp_path_factory.mktemp("demo-state")
 
 
-@pytest.fixture(scope="module")
-def module_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
-    """One server with the demo agent in the shop workspace for the whole module, its agent ready."""
+@pytest.fixture(scope="session")
+def shared_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
+    """One server with the demo agent in the shop workspace for every test of this process, its agent
+    ready. A module that needs other flags overrides this fixture (and `shop` and `demo_state`)."""
     env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
     with run_server(cwd=shop, env=env, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
         try:
@@ -180,21 +181,21 @@ def module_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
 
 
 @pytest.fixture
-def server(module_server: LiveServer, e2e_workspace: Path, demo_state: Path) -> LiveServer:
-    """The module's server, its `url` the page of a new, empty, ready session of the demo agent.
+def server(shared_server: LiveServer, e2e_workspace: Path, demo_state: Path) -> LiveServer:
+    """The shared server, its `url` the page of a new, empty, ready session of the demo agent.
 
     Every other live session is closed and the agent's stored sessions are forgotten first, so nothing
     one test did (its transcript, sessions, suggestions, files) shows in the next.
     """
-    return new_test_session(module_server, demo_state)
+    return new_test_session(shared_server, demo_state)
 
 
-def new_test_session(module_server: LiveServer, demo_state: Path) -> LiveServer:
+def new_test_session(shared_server: LiveServer, demo_state: Path) -> LiveServer:
     """Forget the agent's stored sessions, open a new session alone; the server with `url` its page."""
     for stored in demo_state.rglob("sess_*.json"):
         stored.unlink()
-    local_id = fresh_session(module_server, AGENT_STARTUP_TIMEOUT)
-    return dataclasses.replace(module_server, url=f"{module_server.base}/s/{local_id}")
+    local_id = fresh_session(shared_server, AGENT_STARTUP_TIMEOUT)
+    return dataclasses.replace(shared_server, url=f"{shared_server.base}/s/{local_id}")
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, FAST_DEMO, open_signed_in, screenshot
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, FAST_DEMO, fill_workspace, open_signed_in, screenshot
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.session_setup import wait_until_agent_ready
 from e2e.test_conversation import open_app
@@ -23,7 +23,18 @@ LIST_TIMEOUT_MS = 30_000
 
 
 @pytest.fixture(scope="module")
-def module_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This module's own workspace: its server runs beside the shared one."""
+    return fill_workspace(tmp_path_factory.mktemp("e2e-v2") / "shop")
+
+
+@pytest.fixture(scope="module")
+def demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("demo-state-v2")
+
+
+@pytest.fixture(scope="module")
+def shared_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
     """This module's server speaks ACP v2 with the demo agent."""
     env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
     with run_server(

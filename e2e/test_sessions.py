@@ -1,5 +1,5 @@
 """Several sessions in one browser: open a new one, switch with the sidebar, close one, load it back;
-and what one test leaves behind on the module's server is gone for the next."""
+and what one test leaves behind on the shared server is gone for the next."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_a_closed_session_loads_back_with_its_transcript_and_no_suggestions(
 
 
 def test_the_next_test_gets_an_empty_session_alone_and_the_pristine_workspace(
-    page: Page, server: LiveServer, module_server: LiveServer, e2e_workspace: Path, demo_state: Path
+    page: Page, server: LiveServer, shared_server: LiveServer, e2e_workspace: Path, demo_state: Path
 ) -> None:
     open_app(page, server)
     prompt(page, "list files")
@@ -91,7 +91,7 @@ def test_the_next_test_gets_an_empty_session_alone_and_the_pristine_workspace(
     page.goto("about:blank")
     # What the fixtures do before the next test.
     fill_workspace(e2e_workspace)
-    following = new_test_session(module_server, demo_state)
+    following = new_test_session(shared_server, demo_state)
 
     page.goto(following.url)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")

@@ -34,7 +34,7 @@ def test_the_sidebar_shows_each_sessions_state_and_title_and_lists_each_session_
     composer.fill("edit src/cart.py")
     composer.press("Enter")
     expect(page.get_by_test_id("permission")).to_have_attribute("data-state", "pending")
-    first_id = server.url.rsplit("/", 1)[1]  # each test gets a fresh session of the module's server
+    first_id = server.url.rsplit("/", 1)[1]  # each test gets a fresh session of the shared server
     first = page.locator(f'[data-testid="session-link"][data-local-id="{first_id}"]')
     expect(first.get_by_test_id("session-state")).to_have_attribute("data-state", "needs-answer")
     expect(first).to_contain_text("needs your answer")
