@@ -5,8 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
-# Test processes (pytest-xdist). Each takes whole test files; the order and why are in conftest.py.
-TEST_WORKERS ?= 2
+# Test processes (pytest-xdist). Each takes whole test files; the order and why are in conftest.py. Three
+# on a 2-core machine: tests wait on agents and the browser often enough that a third fills the gaps.
+TEST_WORKERS ?= 3
 
 .PHONY: run test install install-dev browser lint typecheck bench clean
 
@@ -37,7 +38,10 @@ run: $(INSTALLED)
 browser:
 	@scripts/ensure-browser
 
+# Bytecode compiled up front: where PYTHONDONTWRITEBYTECODE is set, every server and agent subprocess of the
+# suite would otherwise compile webclient from source again.
 test: install-dev browser
+	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
 
 lint: install-dev

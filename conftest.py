@@ -1,4 +1,4 @@
-"""Test order, for `make test`'s workers (pytest-xdist, `-n 2 --dist loadfile --no-loadscope-reorder`).
+"""Test order, for `make test`'s workers (pytest-xdist, `-n 3 --dist loadfile --no-loadscope-reorder`).
 
 Each worker takes whole files, in the order collected here. Two rules shape that order:
 
