@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -133,7 +134,11 @@ async def launch() -> AsyncIterator[Browser]:
         "--no-sandbox",
         "about:blank",
     ]
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # A group of its own: some launchers (Debian's chromium-headless-shell) are shell scripts that do not
+    # exec the browser, so stopping the launcher alone would leave the browser running.
+    process = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         url = await asyncio.to_thread(_devtools_url, process)
         async with websockets.connect(url, max_size=None, ping_interval=None) as socket:
@@ -143,13 +148,18 @@ async def launch() -> AsyncIterator[Browser]:
             finally:
                 browser._reader.cancel()
     finally:
-        process.terminate()
+        _signal_group(process, signal.SIGTERM)
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            process.kill()
+            _signal_group(process, signal.SIGKILL)
             process.wait()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def _signal_group(process: subprocess.Popen[str], signum: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signum)
 
 
 def _devtools_url(process: subprocess.Popen[str]) -> str:
