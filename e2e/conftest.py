@@ -191,7 +191,13 @@ def server(shared_server: LiveServer, e2e_workspace: Path, demo_state: Path) -> 
 
 
 def new_test_session(shared_server: LiveServer, demo_state: Path) -> LiveServer:
-    """Forget the agent's stored sessions, open a new session alone; the server with `url` its page."""
+    """Open a new session alone, with none of the agent's stored sessions; the server with `url` its page.
+
+    In two passes. The first closes what the last test left open: a turn it left running (an edit that
+    goes on after its permission) ends as its session closes, and the agent stores that session as it
+    ends. Only then are the stored sessions forgotten; the second pass's new session lists none.
+    """
+    fresh_session(shared_server, AGENT_STARTUP_TIMEOUT, stored_listed=True)
     for stored in demo_state.rglob("sess_*.json"):
         stored.unlink()
     local_id = fresh_session(shared_server, AGENT_STARTUP_TIMEOUT)

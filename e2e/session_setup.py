@@ -35,11 +35,14 @@ def wait_until_agent_ready(server: LiveServer, timeout: float) -> None:
         tab.read_until(_alone_and_ready(local_id), "the agent to be ready")
 
 
-def fresh_session(server: LiveServer, timeout: float, *, opened: str | None = DEMO_OPENED) -> str:
+def fresh_session(
+    server: LiveServer, timeout: float, *, opened: str | None = DEMO_OPENED, stored_listed: bool = False
+) -> str:
     """Open a new session, close every other one, wait until it is ready; returns its local id.
 
     `opened` is what the page shows once the agent answered `session/new` (the demo agent's config
-    options); None for an agent that shows nothing of its own there.
+    options); None for an agent that shows nothing of its own there. Unless `stored_listed`, it also
+    waits until the sidebar lists none of the agent's stored sessions.
     """
     with _Tab(server, _current_local_id(server), timeout) as tab:
         tab.read_until(bool, "a snapshot")
@@ -53,20 +56,24 @@ def fresh_session(server: LiveServer, timeout: float, *, opened: str | None = DE
         for other in _live_ids(html):
             if other != local_id:
                 tab.send(action="close_session", local_id=other)
-        tab.read_until(_alone_and_ready(local_id, opened), f"session {local_id} alone and ready")
+        ready = _alone_and_ready(local_id, opened, stored_listed)
+        tab.read_until(ready, f"session {local_id} alone and ready")
     return local_id
 
 
-def _alone_and_ready(local_id: str, opened: str | None = DEMO_OPENED) -> Callable[[str], bool]:
+def _alone_and_ready(
+    local_id: str, opened: str | None = DEMO_OPENED, stored_listed: bool = False
+) -> Callable[[str], bool]:
     """The session is the only live one, open at the agent (the page shows `opened`, e.g. the config
-    options that session/new offered), no other stored session is listed, and it is ready."""
+    options that session/new offered), no stored session is listed (unless `stored_listed`), and it is
+    ready."""
 
     def check(html: str) -> bool:
         sidebar = _sidebar(html) or ""
         return (
             _live_ids(html) == [local_id]
             and (opened is None or opened in html)
-            and 'data-testid="load-session"' not in sidebar
+            and (stored_listed or 'data-testid="load-session"' not in sidebar)
             and Page.parse(html).status == "ready"
         )
 
