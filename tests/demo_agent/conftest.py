@@ -3,21 +3,28 @@
 The harness sends its own raw ``initialize`` params (the SDK's models would drop ``promptSuggestions``) and
 records every incoming message with a Connection observer, which the SDK calls synchronously in wire order:
 so tests can assert the order of updates and responses exactly as a client sees it.
+
+A module's tests share their agents (one per distinct ``initialize`` params, see ``SharedAgents``); each
+test sees only its own requests' responses and its own sessions' messages. Tests that restart an agent or
+start it with settings of their own use ``running_agent``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import json
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 from acp.stdio import spawn_stdio_connection
@@ -41,6 +48,10 @@ FULL_CLIENT: dict[str, Any] = {
 }
 
 Json = dict[str, Any]
+
+# A module whose tests take the `agent` fixture sets `pytestmark = SHARES_AGENTS`: its tests then run in
+# one event loop, the module's, where its shared agents' connections live.
+SHARES_AGENTS = pytest.mark.asyncio(loop_scope="module")
 
 
 class ClientResponder:
@@ -182,21 +193,114 @@ class WireLog:
 
 
 @dataclass
-class AgentHarness(WireLog):
-    """One running demo agent and everything it has sent, in wire order."""
+class RunningAgent:
+    """A demo agent subprocess, its SDK connection, and the test view it currently reports to."""
 
     conn: Connection
     process: asyncio.subprocess.Process
-    workspace: Path
-    received: list[Json] = field(default_factory=list)
     stderr: bytearray = field(default_factory=bytearray)
-    client: ClientResponder | None = None
+    view: AgentHarness | None = None
+    next_request_id: int = 0  # the id our next request gets: the SDK numbers them 0, 1, 2, ...
+    initialize_result: Json | None = None
+
+    def observe(self, event: StreamEvent) -> None:
+        message = event.message
+        if event.direction is StreamDirection.OUTGOING:
+            if "method" in message and "id" in message:
+                self.next_request_id = message["id"] + 1
+            if self.view is not None:
+                self.view.sent(message)
+        elif self.view is not None:
+            self.view.take(message)
+
+    async def handle(self, method: str, params: Any, is_notification: bool) -> Any:
+        """The client side of the agent's requests, answered by the current test's responder."""
+        if self.view is None:
+            raise RequestError.method_not_found(method)
+        return await self.view.client(method, params, is_notification)
+
+
+class AgentHarness(WireLog):
+    """One test's view of a running demo agent: its own requests and everything about its own sessions.
+
+    The agent may be shared by the module's tests (``SharedAgents``), so the view records only responses
+    to requests sent since the test began and messages naming one of the test's sessions: each test reads
+    the wire in order as if the agent were its own. Requests are numbered per test, as ``index_of_response``
+    takes them: 0 is ``initialize`` (which a shared agent answered for an earlier test), then 1, 2, ...
+    """
+
+    def __init__(self, workspace: Path, shared: SharedAgents | None = None) -> None:
+        self.workspace = workspace
+        self.received: list[Json] = []
+        self.stderr = bytearray()
+        self.client = ClientResponder(workspace)
+        self._shared = shared
+        self._agent: RunningAgent | None = None
+        self._first_id = 0  # the wire id of this test's first request
+        self._initialized_before = False  # a shared agent: request number 0 was never sent by this test
+        self._sessions: set[str] = set()
+
+    # -- the agent -------------------------------------------------------------------------------------
+    def attach(self, agent: RunningAgent, *, initialized: bool) -> None:
+        self._agent = agent
+        self._first_id = agent.next_request_id
+        self._initialized_before = initialized
+        self.stderr = agent.stderr
+        agent.view = self
+
+    def detach(self) -> None:
+        if self._agent is not None and self._agent.view is self:
+            self._agent.view = None
+
+    @property
+    def agent(self) -> RunningAgent:
+        if self._agent is None:
+            raise RuntimeError("initialize first: a shared agent is chosen by the initialize params")
+        return self._agent
+
+    @property
+    def conn(self) -> Connection:
+        return self.agent.conn
+
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        return self.agent.process
+
+    # -- recording -------------------------------------------------------------------------------------
+    def sent(self, message: Json) -> None:
+        """Called for every message we send: a session it names is this test's."""
+        if isinstance(params := message.get("params"), dict) and isinstance(params.get("sessionId"), str):
+            self._sessions.add(params["sessionId"])
+
+    def take(self, message: Json) -> None:
+        """Called for every message the agent sends: record it if it is about this test."""
+        if "method" not in message:  # a response: ours if it answers a request sent since the test began
+            mine = isinstance(message.get("id"), int) and message["id"] >= self._first_id
+            if mine and isinstance(result := message.get("result"), dict) and "sessionId" in result:
+                self._sessions.add(result["sessionId"])
+        else:
+            params = message.get("params")
+            session = params.get("sessionId") if isinstance(params, dict) else None
+            mine = session is None or session in self._sessions
+        if mine:
+            self.received.append(message)
+
+    def index_of_response(self, request_id: int) -> int:
+        """Where the response to this test's request number ``request_id`` (0 = initialize) was received."""
+        wire_id = self._first_id + request_id - (1 if self._initialized_before else 0)
+        return next(i for i, m in enumerate(self.received) if m.get("id") == wire_id and "method" not in m)
 
     # -- requests --------------------------------------------------------------------------------------
     async def initialize(self, client_capabilities: Any = None, *, omit_capabilities: bool = False) -> Json:
+        """Initialize with these capabilities; a shared agent initialised with the same params answers."""
         params: Json = {"protocolVersion": 1, "clientInfo": {"name": "tests", "version": "0"}}
         if not omit_capabilities:
             params["clientCapabilities"] = client_capabilities
+        if self._shared is not None:
+            agent = await self._shared.initialized(params)
+            self.attach(agent, initialized=True)
+            assert agent.initialize_result is not None
+            return copy.deepcopy(agent.initialize_result)
         result: Json = await self.conn.send_request("initialize", params)
         return result
 
@@ -212,12 +316,14 @@ class AgentHarness(WireLog):
         return session_id
 
     async def load_session(self, session_id: str, cwd: Path | None = None) -> Json:
+        self._sessions.add(session_id)  # before sending: the replay comes before the response
         params = {"sessionId": session_id, "cwd": str(cwd or self.workspace), "mcpServers": []}
         result: Json = await self.conn.send_request("session/load", params)
         return result
 
     async def prompt(self, session_id: str, *blocks: Json | str) -> Json:
         """Send ``session/prompt``; plain strings become text blocks. Returns the response result."""
+        self._sessions.add(session_id)
         prompt = [{"type": "text", "text": b} if isinstance(b, str) else b for b in blocks]
         result: Json = await self.conn.send_request(
             "session/prompt", {"sessionId": session_id, "prompt": prompt}
@@ -226,8 +332,7 @@ class AgentHarness(WireLog):
 
     async def cancel(self, session_id: str) -> None:
         await self.conn.send_notification("session/cancel", {"sessionId": session_id})
-        if self.client is not None:
-            self.client.cancel_sent.set()
+        self.client.cancel_sent.set()
 
 
 async def _drain(stream: asyncio.StreamReader | None, into: bytearray) -> None:
@@ -239,10 +344,10 @@ async def _drain(stream: asyncio.StreamReader | None, into: bytearray) -> None:
 
 
 @asynccontextmanager
-async def running_agent(
+async def spawned_agent(
     workspace: Path, state_dir: Path, env: dict[str, str] | None = None
-) -> AsyncIterator[AgentHarness]:
-    """Spawn ``python -m webclient.demo_agent`` in ``workspace`` and yield its harness."""
+) -> AsyncIterator[RunningAgent]:
+    """Spawn ``python -m webclient.demo_agent`` in ``workspace``; stopped when the block ends."""
     child_env = {
         "PYTHONPATH": str(REPO_ROOT),
         "WEBCLIENT_DEMO_STATE_DIR": str(state_dir),
@@ -250,25 +355,66 @@ async def running_agent(
         "WEBCLIENT_DEMO_PREDICTION_DELAY_MS": str(PREDICTION_DELAY_MS),
         **(env or {}),
     }
-    received: list[Json] = []
+    agent: RunningAgent | None = None
 
     def observe(event: StreamEvent) -> None:
-        if event.direction is StreamDirection.INCOMING:
-            received.append(event.message)
+        assert agent is not None
+        agent.observe(event)
+
+    async def handle(method: str, params: Any, is_notification: bool) -> Any:
+        assert agent is not None
+        return await agent.handle(method, params, is_notification)
 
     command = (sys.executable, "-m", "webclient.demo_agent")
-    client = ClientResponder(workspace)
     async with spawn_stdio_connection(
-        client, *command, cwd=workspace, env=child_env, observers=[observe]
+        handle, *command, cwd=workspace, env=child_env, observers=[observe]
     ) as (conn, process):
-        harness = AgentHarness(conn, process, workspace, received, client=client)
-        drain = asyncio.create_task(_drain(process.stderr, harness.stderr))
+        agent = RunningAgent(conn, process)
+        drain = asyncio.create_task(_drain(process.stderr, agent.stderr))
         try:
-            yield harness
+            yield agent
         finally:
             drain.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await drain
+
+
+@asynccontextmanager
+async def running_agent(
+    workspace: Path, state_dir: Path, env: dict[str, str] | None = None
+) -> AsyncIterator[AgentHarness]:
+    """A demo agent of the test's own in ``workspace``, not yet initialised: for restarts and settings."""
+    async with spawned_agent(workspace, state_dir, env) as running:
+        harness = AgentHarness(workspace)
+        harness.attach(running, initialized=False)
+        yield harness
+
+
+class SharedAgents:
+    """The demo agents one module's tests share: one per distinct ``initialize`` params, started on first
+    use, initialised once, and started again when a test left one exited.
+
+    A demo agent takes about half a second of CPU to start (the SDK's schema models): an agent per test
+    was most of what these tests cost. Each test still has its own workspace, sessions and responder.
+    """
+
+    def __init__(self, root: Path, stack: contextlib.AsyncExitStack) -> None:
+        self._root = root
+        self._stack = stack
+        self._agents: dict[str, RunningAgent] = {}
+        self._started = 0
+
+    async def initialized(self, params: Json) -> RunningAgent:
+        key = json.dumps(params, sort_keys=True)
+        agent = self._agents.get(key)
+        if agent is None or agent.process.returncode is not None:
+            self._started += 1
+            home = self._root / f"agent-{self._started}"
+            home.mkdir()
+            agent = await self._stack.enter_async_context(spawned_agent(home, home / "state"))
+            agent.initialize_result = await agent.conn.send_request("initialize", params)
+            self._agents[key] = agent
+        return agent
 
 
 @pytest.fixture
@@ -293,11 +439,19 @@ def state_dir(tmp_path: Path) -> Path:
     return tmp_path / "state"
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_agents(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedAgents]:
+    """The module's shared demo agents: its tests run in the module's event loop (its ``pytestmark``)."""
+    async with contextlib.AsyncExitStack() as stack:
+        yield SharedAgents(tmp_path_factory.mktemp("shared-agents"), stack)
+
+
 @pytest.fixture
-async def agent(workspace: Path, state_dir: Path) -> AsyncIterator[AgentHarness]:
-    """A running agent in ``workspace``, not yet initialised."""
-    async with running_agent(workspace, state_dir) as harness:
-        yield harness
+def agent(workspace: Path, shared_agents: SharedAgents) -> Iterator[AgentHarness]:
+    """This test's view of a demo agent it shares with its module's other tests, chosen at ``initialize``."""
+    harness = AgentHarness(workspace, shared_agents)
+    yield harness
+    harness.detach()
 
 
 @pytest.fixture

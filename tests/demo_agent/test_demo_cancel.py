@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SUGGESTIONS, AgentHarness, running_agent
+from .conftest import SHARES_AGENTS, SUGGESTIONS, AgentHarness, running_agent
+
+pytestmark = SHARES_AGENTS
 
 
 async def test_cancel_stops_a_slow_turn_promptly_with_stop_reason_cancelled(agent: AgentHarness) -> None:

@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 from acp.exceptions import RequestError
 
-from .conftest import FULL_CLIENT, SUGGESTIONS, AgentHarness
+from .conftest import FULL_CLIENT, SHARES_AGENTS, SUGGESTIONS, AgentHarness
+
+pytestmark = SHARES_AGENTS
 
 V1_UPDATE_KINDS = frozenset(
     {

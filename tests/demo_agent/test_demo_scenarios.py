@@ -11,7 +11,9 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from .conftest import SUGGESTIONS, SUGGESTIONS_WITH_IMAGES, AgentHarness
+from .conftest import SHARES_AGENTS, SUGGESTIONS, SUGGESTIONS_WITH_IMAGES, AgentHarness
+
+pytestmark = SHARES_AGENTS
 
 
 async def run_scenario(agent: AgentHarness, prompt: str, capabilities: Any = SUGGESTIONS) -> tuple[Any, str]:

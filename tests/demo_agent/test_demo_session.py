@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from acp.exceptions import RequestError
 
-from .conftest import SUGGESTIONS, AgentHarness, running_agent
+from .conftest import SHARES_AGENTS, SUGGESTIONS, AgentHarness, running_agent
+
+pytestmark = SHARES_AGENTS
 
 
 async def test_initialize_advertises_v1_load_session_and_prompt_capabilities(agent: AgentHarness) -> None:

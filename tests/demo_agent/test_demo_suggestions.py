@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import NO_SUGGESTIONS, SUGGESTIONS, SUGGESTIONS_WITH_IMAGES, AgentHarness
+from .conftest import NO_SUGGESTIONS, SHARES_AGENTS, SUGGESTIONS, SUGGESTIONS_WITH_IMAGES, AgentHarness
+
+pytestmark = SHARES_AGENTS
 
 
 def block_types(lists: list[Any]) -> set[str]:

@@ -6,7 +6,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from .conftest import FULL_CLIENT, SUGGESTIONS, AgentHarness
+from .conftest import FULL_CLIENT, SHARES_AGENTS, SUGGESTIONS, AgentHarness
+
+pytestmark = SHARES_AGENTS
 
 REVIEW_LINE = "# reviewed by the demo agent"
 ORIGINAL_APP = (

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import AgentHarness
+from .conftest import running_agent
 from .v2_client import V2_NO_SUGGESTIONS, RpcFailure, V2Harness, running_v2_agent
 
 V2_INITIALIZE_RESULT = {
@@ -26,8 +26,9 @@ async def test_initialize_with_version_2_or_later_answers_the_v2_shape(
     assert await agent_v2.initialize(version=asked) == V2_INITIALIZE_RESULT
 
 
-async def test_initialize_with_version_1_still_answers_v1(agent: AgentHarness) -> None:
-    result = await agent.initialize({"session": {"promptSuggestions": {}}})
+async def test_initialize_with_version_1_still_answers_v1(workspace: Path, state_dir: Path) -> None:
+    async with running_agent(workspace, state_dir) as agent:
+        result = await agent.initialize({"session": {"promptSuggestions": {}}})
 
     assert result["protocolVersion"] == 1
     assert "agentCapabilities" in result and "capabilities" not in result

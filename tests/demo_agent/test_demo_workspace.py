@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import SUGGESTIONS, AgentHarness
+from .conftest import SHARES_AGENTS, SUGGESTIONS, AgentHarness
+
+pytestmark = SHARES_AGENTS
 
 
 async def ask(agent: AgentHarness, *blocks: dict[str, Any] | str) -> str:
