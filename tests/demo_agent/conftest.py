@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import pytest
 import pytest_asyncio
@@ -213,6 +213,10 @@ class RunningAgent:
         elif self.view is not None:
             self.view.take(message)
 
+    async def send_initialize(self, params: Json) -> Json:
+        result: Json = await self.conn.send_request("initialize", params)
+        return result
+
     async def handle(self, method: str, params: Any, is_notification: bool) -> Any:
         """The client side of the agent's requests, answered by the current test's responder."""
         if self.view is None:
@@ -229,7 +233,7 @@ class AgentHarness(WireLog):
     takes them: 0 is ``initialize`` (which a shared agent answered for an earlier test), then 1, 2, ...
     """
 
-    def __init__(self, workspace: Path, shared: SharedAgents | None = None) -> None:
+    def __init__(self, workspace: Path, shared: SharedAgents[RunningAgent] | None = None) -> None:
         self.workspace = workspace
         self.received: list[Json] = []
         self.stderr = bytearray()
@@ -390,7 +394,19 @@ async def running_agent(
         yield harness
 
 
-class SharedAgents:
+class Shareable(Protocol):
+    """What ``SharedAgents`` needs of a running agent, v1 or v2."""
+
+    process: asyncio.subprocess.Process
+    initialize_result: Json | None
+
+    async def send_initialize(self, params: Json) -> Json: ...
+
+
+A = TypeVar("A", bound=Shareable)
+
+
+class SharedAgents(Generic[A]):
     """The demo agents one module's tests share: one per distinct ``initialize`` params, started on first
     use, initialised once, and started again when a test left one exited.
 
@@ -398,21 +414,27 @@ class SharedAgents:
     was most of what these tests cost. Each test still has its own workspace, sessions and responder.
     """
 
-    def __init__(self, root: Path, stack: contextlib.AsyncExitStack) -> None:
+    def __init__(
+        self,
+        root: Path,
+        stack: contextlib.AsyncExitStack,
+        launch: Callable[[Path, Path], contextlib.AbstractAsyncContextManager[A]],
+    ) -> None:
         self._root = root
         self._stack = stack
-        self._agents: dict[str, RunningAgent] = {}
+        self._launch = launch  # (workspace, state_dir) -> the running agent, stopped when the module ends
+        self._agents: dict[str, A] = {}
         self._started = 0
 
-    async def initialized(self, params: Json) -> RunningAgent:
+    async def initialized(self, params: Json) -> A:
         key = json.dumps(params, sort_keys=True)
         agent = self._agents.get(key)
         if agent is None or agent.process.returncode is not None:
             self._started += 1
             home = self._root / f"agent-{self._started}"
             home.mkdir()
-            agent = await self._stack.enter_async_context(spawned_agent(home, home / "state"))
-            agent.initialize_result = await agent.conn.send_request("initialize", params)
+            agent = await self._stack.enter_async_context(self._launch(home, home / "state"))
+            agent.initialize_result = await agent.send_initialize(params)
             self._agents[key] = agent
         return agent
 
@@ -440,24 +462,36 @@ def state_dir(tmp_path: Path) -> Path:
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared_agents(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedAgents]:
+async def shared_agents(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[SharedAgents[RunningAgent]]:
     """The module's shared demo agents: its tests run in the module's event loop (its ``pytestmark``)."""
     async with contextlib.AsyncExitStack() as stack:
-        yield SharedAgents(tmp_path_factory.mktemp("shared-agents"), stack)
+        yield SharedAgents(tmp_path_factory.mktemp("shared-agents"), stack, spawned_agent)
 
 
 @pytest.fixture
-def agent(workspace: Path, shared_agents: SharedAgents) -> Iterator[AgentHarness]:
+def agent(workspace: Path, shared_agents: SharedAgents[RunningAgent]) -> Iterator[AgentHarness]:
     """This test's view of a demo agent it shares with its module's other tests, chosen at ``initialize``."""
     harness = AgentHarness(workspace, shared_agents)
     yield harness
     harness.detach()
 
 
-@pytest.fixture
-async def agent_v2(workspace: Path, state_dir: Path) -> AsyncIterator[Any]:
-    """A running agent in ``workspace`` spoken to in ACP v2, not yet initialised (a ``V2Harness``)."""
-    from .v2_client import running_v2_agent  # v2_client imports this module
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_v2_agents(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedAgents[Any]]:
+    """The module's shared demo agents spoken to in ACP v2 (``V2Agent``s)."""
+    from .v2_client import spawned_v2_agent  # v2_client imports this module
 
-    async with running_v2_agent(workspace, state_dir) as harness:
-        yield harness
+    async with contextlib.AsyncExitStack() as stack:
+        yield SharedAgents(tmp_path_factory.mktemp("shared-v2-agents"), stack, spawned_v2_agent)
+
+
+@pytest.fixture
+def agent_v2(workspace: Path, shared_v2_agents: SharedAgents[Any]) -> Iterator[Any]:
+    """This test's ACP v2 view (a ``V2Harness``) of a demo agent it shares with its module's other tests."""
+    from .v2_client import V2Harness
+
+    harness = V2Harness(workspace, shared_v2_agents)
+    yield harness
+    harness.detach()

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import running_agent
+from .conftest import SHARES_AGENTS, running_agent
 from .v2_client import V2_NO_SUGGESTIONS, RpcFailure, V2Harness, running_v2_agent
+
+pytestmark = SHARES_AGENTS
 
 V2_INITIALIZE_RESULT = {
     "protocolVersion": 2,
@@ -221,32 +223,34 @@ async def test_resume_without_replay_reattaches_silently(agent_v2: V2Harness) ->
     assert agent_v2.message_text(session, since) == "1\n"
 
 
-async def test_list_close_and_delete(agent_v2: V2Harness, tmp_path: Path) -> None:
-    session = await agent_v2.start()
-    await agent_v2.turn(session, "count to 2")
-    other = tmp_path / "other"
-    other.mkdir()
-    elsewhere = await agent_v2.new_session(other)
+async def test_list_close_and_delete(workspace: Path, state_dir: Path, tmp_path: Path) -> None:
+    # An agent of its own: listing every session must not find other tests' sessions.
+    async with running_v2_agent(workspace, state_dir) as agent_v2:
+        session = await agent_v2.start()
+        await agent_v2.turn(session, "count to 2")
+        other = tmp_path / "other"
+        other.mkdir()
+        elsewhere = await agent_v2.new_session(other)
 
-    listed = await agent_v2.request("session/list", {"cwd": str(agent_v2.workspace)})
-    assert [(s["sessionId"], s["title"], s["cwd"]) for s in listed["sessions"]] == [
-        (session, "count to 2", str(agent_v2.workspace))
-    ]
-    assert "updatedAt" in listed["sessions"][0]
+        listed = await agent_v2.request("session/list", {"cwd": str(agent_v2.workspace)})
+        assert [(s["sessionId"], s["title"], s["cwd"]) for s in listed["sessions"]] == [
+            (session, "count to 2", str(agent_v2.workspace))
+        ]
+        assert "updatedAt" in listed["sessions"][0]
 
-    assert await agent_v2.request("session/close", {"sessionId": session}) == {}
-    with pytest.raises(RpcFailure) as closed:
-        await agent_v2.prompt(session, "help")
-    assert closed.value.code == -32602
-    await agent_v2.request("session/resume", {"sessionId": session, "cwd": str(agent_v2.workspace)})
-    await agent_v2.turn(session, "count to 1")
-
-    assert await agent_v2.request("session/delete", {"sessionId": session}) == {}
-    everything = await agent_v2.request("session/list", {})
-    assert [s["sessionId"] for s in everything["sessions"]] == [elsewhere]
-    with pytest.raises(RpcFailure) as deleted:
+        assert await agent_v2.request("session/close", {"sessionId": session}) == {}
+        with pytest.raises(RpcFailure) as closed:
+            await agent_v2.prompt(session, "help")
+        assert closed.value.code == -32602
         await agent_v2.request("session/resume", {"sessionId": session, "cwd": str(agent_v2.workspace)})
-    assert deleted.value.code == -32602
+        await agent_v2.turn(session, "count to 1")
+
+        assert await agent_v2.request("session/delete", {"sessionId": session}) == {}
+        everything = await agent_v2.request("session/list", {})
+        assert [s["sessionId"] for s in everything["sessions"]] == [elsewhere]
+        with pytest.raises(RpcFailure) as deleted:
+            await agent_v2.request("session/resume", {"sessionId": session, "cwd": str(agent_v2.workspace)})
+        assert deleted.value.code == -32602
 
 
 async def test_closing_a_session_mid_turn_cancels_it_first(agent_v2: V2Harness) -> None:
@@ -318,10 +322,11 @@ async def test_slash_mode_switches_the_mode_config_option(agent_v2: V2Harness) -
 async def test_a_batch_is_answered_with_one_array_and_notifications_get_nothing(agent_v2: V2Harness) -> None:
     session = await agent_v2.start()
     lines = len(agent_v2.lines)
+    cwd = str(agent_v2.workspace)
 
     await agent_v2.send_line(
         [
-            {"jsonrpc": "2.0", "id": 40, "method": "session/list", "params": {}},
+            {"jsonrpc": "2.0", "id": 40, "method": "session/list", "params": {"cwd": cwd}},
             {"jsonrpc": "2.0", "method": "_tests/unknown_notification", "params": {}},
             {"jsonrpc": "2.0", "id": "forty-one", "method": "_tests/unknown", "params": {}},
             {"jsonrpc": "2.0", "id": 42, "method": "session/set_config_option",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from .conftest import SHARES_AGENTS
 from .v2_client import V2Harness
+
+pytestmark = SHARES_AGENTS
 
 IMAGES = {"session": {"promptSuggestions": {"image": {}}}}
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from .conftest import SHARES_AGENTS
 from .test_demo_tools import ORIGINAL_APP, REVIEW_LINE
 from .v2_client import V2Harness
+
+pytestmark = SHARES_AGENTS
 
 Json = dict[str, Any]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .conftest import PREDICTION_DELAY_MS, REPO_ROOT, WAIT_TIMEOUT, Json, WireLog
+from .conftest import PREDICTION_DELAY_MS, REPO_ROOT, WAIT_TIMEOUT, Json, SharedAgents, WireLog
 
 V2_SUGGESTIONS: Json = {"session": {"promptSuggestions": {}}}
 V2_NO_SUGGESTIONS: Json = {}
@@ -35,37 +36,34 @@ class RpcFailure(Exception):
 
 
 @dataclass
-class V2Harness(WireLog):
-    """One running demo agent spoken to in ACP v2.
+class V2Agent:
+    """A demo agent subprocess spoken to in raw ACP v2 lines, and the test view it reports to.
 
-    ``permission_answer`` is the optionId to select; None means "wait for our own ``session/cancel``, then
-    answer ``cancelled``", as a v2 client must.
+    It keeps every line it read (``lines``), numbers our requests across every test that shares it (ids
+    must stay unique on one connection), and has the current view answer the agent's requests.
     """
 
     process: asyncio.subprocess.Process
-    workspace: Path
-    received: list[Json] = field(default_factory=list)
     lines: list[Any] = field(default_factory=list)
     stderr: bytearray = field(default_factory=bytearray)
-    permission_answer: str | None = "apply"
-    cancel_sent: asyncio.Event = field(default_factory=asyncio.Event)
+    view: V2Harness | None = None
+    last_id: int = 0
+    initialize_result: Json | None = None
     _pending: dict[Any, asyncio.Future[Json]] = field(default_factory=dict)
-    _next_id: int = 0
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
-    # -- wire ------------------------------------------------------------------------------------------
     async def send_line(self, payload: Any) -> None:
         assert self.process.stdin is not None
         self.process.stdin.write((json.dumps(payload) + "\n").encode())
         await self.process.stdin.drain()
 
-    def next_id(self) -> int:
-        self._next_id += 1
-        return self._next_id
-
     async def request(self, method: str, params: Json, request_id: int | None = None) -> Json:
         """Send a request and return its result; an error answer raises RpcFailure."""
-        request_id = self.next_id() if request_id is None else request_id
+        if request_id is None:
+            self.last_id += 1
+            request_id = self.last_id
+        if self.view is not None:
+            self.view.sent(request_id, params)
         future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         await self.send_line({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
@@ -75,8 +73,8 @@ class V2Harness(WireLog):
         result: Json = answer["result"]
         return result
 
-    async def notify(self, method: str, params: Json) -> None:
-        await self.send_line({"jsonrpc": "2.0", "method": method, "params": params})
+    async def send_initialize(self, params: Json) -> Json:
+        return await self.request("initialize", params, request_id=0)
 
     async def read_loop(self) -> None:
         assert self.process.stdout is not None
@@ -84,32 +82,119 @@ class V2Harness(WireLog):
             payload = json.loads(line)
             self.lines.append(payload)
             for message in payload if isinstance(payload, list) else [payload]:
-                self.received.append(message)
-                self._take(message)
+                if self.view is not None:
+                    self.view.take(message)
+                self._route(message)
 
-    def _take(self, message: Json) -> None:
+    def _route(self, message: Json) -> None:
         if "method" in message and "id" in message:
-            task = asyncio.create_task(self._answer(message))
+            task = asyncio.create_task(self._answer(message, self.view))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         elif "method" not in message and (future := self._pending.pop(message.get("id"), None)):
             future.set_result(message)
 
-    async def _answer(self, request: Json) -> None:
+    async def _answer(self, request: Json, view: V2Harness | None) -> None:
         if request["method"] != "session/request_permission":
             error = {"code": -32601, "message": "Method not found"}
             await self.send_line({"jsonrpc": "2.0", "id": request["id"], "error": error})
             return
-        if self.permission_answer is None:
-            await self.cancel_sent.wait()
-            outcome: Json = {"outcome": "cancelled"}
-        else:
-            outcome = {"outcome": "selected", "optionId": self.permission_answer}
+        answer = view.permission_answer if view is not None else None
+        if view is not None and answer is None:
+            await view.cancel_sent.wait()
+        outcome: Json = {"outcome": "selected", "optionId": answer} if answer else {"outcome": "cancelled"}
         await self.send_line({"jsonrpc": "2.0", "id": request["id"], "result": {"outcome": outcome}})
+
+
+class V2Harness(WireLog):
+    """One test's view of a demo agent spoken to in ACP v2: its own requests and its own sessions.
+
+    Like the v1 ``AgentHarness``, it may share its agent with the module's other tests and then records
+    only answers to its own requests and messages naming its own sessions (``lines`` stays the raw,
+    shared stream: read it from a mark). ``permission_answer`` is the optionId to select; None means "wait
+    for our own ``session/cancel``, then answer ``cancelled``", as a v2 client must.
+    """
+
+    def __init__(self, workspace: Path, shared: SharedAgents[V2Agent] | None = None) -> None:
+        self.workspace = workspace
+        self.received: list[Json] = []
+        self.stderr = bytearray()
+        self.permission_answer: str | None = "apply"
+        self.cancel_sent = asyncio.Event()
+        self._shared = shared
+        self._agent: V2Agent | None = None
+        self._ids: set[int] = set()
+        self._sessions: set[str] = set()
+
+    # -- the agent -------------------------------------------------------------------------------------
+    def attach(self, agent: V2Agent) -> None:
+        self._agent = agent
+        self.stderr = agent.stderr
+        agent.view = self
+
+    def detach(self) -> None:
+        if self._agent is not None and self._agent.view is self:
+            self._agent.view = None
+
+    @property
+    def agent(self) -> V2Agent:
+        if self._agent is None:
+            raise RuntimeError("initialize first: a shared agent is chosen by the initialize params")
+        return self._agent
+
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        return self.agent.process
+
+    @property
+    def lines(self) -> list[Any]:
+        return self.agent.lines
+
+    @property
+    def _next_id(self) -> int:
+        """The id of the request we sent last."""
+        return self.agent.last_id
+
+    # -- recording -------------------------------------------------------------------------------------
+    def sent(self, request_id: int, params: Json) -> None:
+        self._ids.add(request_id)
+        if isinstance(params.get("sessionId"), str):
+            self._sessions.add(params["sessionId"])
+
+    def take(self, message: Json) -> None:
+        if "method" not in message:
+            mine = message.get("id") in self._ids
+            if mine and isinstance(result := message.get("result"), dict) and "sessionId" in result:
+                self._sessions.add(result["sessionId"])
+        else:
+            params = message.get("params")
+            session = params.get("sessionId") if isinstance(params, dict) else None
+            mine = session is None or session in self._sessions
+        if mine:
+            self.received.append(message)
+
+    # -- wire ------------------------------------------------------------------------------------------
+    async def send_line(self, payload: Any) -> None:
+        await self.agent.send_line(payload)
+
+    async def request(self, method: str, params: Json, request_id: int | None = None) -> Json:
+        """Send a request and return its result; an error answer raises RpcFailure."""
+        return await self.agent.request(method, params, request_id)
+
+    async def notify(self, method: str, params: Json) -> None:
+        if isinstance(params.get("sessionId"), str):
+            self._sessions.add(params["sessionId"])
+        await self.send_line({"jsonrpc": "2.0", "method": method, "params": params})
 
     # -- ACP -------------------------------------------------------------------------------------------
     async def initialize(self, capabilities: Any = V2_SUGGESTIONS, version: int = 2) -> Json:
+        """Initialize; a shared agent initialised with the same params answers (with what it answered)."""
         params: Json = {"protocolVersion": version, "info": CLIENT_INFO, "capabilities": capabilities}
+        if self._shared is not None:
+            agent = await self._shared.initialized(params)
+            self.attach(agent)
+            assert agent.initialize_result is not None
+            return copy.deepcopy(agent.initialize_result)
         return await self.request("initialize", params, request_id=0)
 
     async def new_session(self, cwd: Path | None = None) -> str:
@@ -169,9 +254,9 @@ async def _drain(stream: asyncio.StreamReader | None, into: bytearray) -> None:
 
 
 @asynccontextmanager
-async def running_v2_agent(
+async def spawned_v2_agent(
     workspace: Path, state_dir: Path, env: dict[str, str] | None = None
-) -> AsyncIterator[V2Harness]:
+) -> AsyncIterator[V2Agent]:
     """Spawn ``python -m webclient.demo_agent`` in ``workspace``; close stdin and reap it afterwards."""
     child_env = {
         "PYTHONPATH": str(REPO_ROOT),
@@ -185,11 +270,11 @@ async def running_v2_agent(
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         limit=16 * 1024 * 1024,
     )  # fmt: skip
-    harness = V2Harness(process, workspace)
-    reading = asyncio.create_task(harness.read_loop())
-    draining = asyncio.create_task(_drain(process.stderr, harness.stderr))
+    agent = V2Agent(process)
+    reading = asyncio.create_task(agent.read_loop())
+    draining = asyncio.create_task(_drain(process.stderr, agent.stderr))
     try:
-        yield harness
+        yield agent
     finally:
         assert process.stdin is not None
         process.stdin.close()
@@ -198,7 +283,18 @@ async def running_v2_agent(
         except TimeoutError:
             process.kill()
             await process.wait()
-        for task in (reading, draining, *harness._tasks):
+        for task in (reading, draining, *agent._tasks):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+@asynccontextmanager
+async def running_v2_agent(
+    workspace: Path, state_dir: Path, env: dict[str, str] | None = None
+) -> AsyncIterator[V2Harness]:
+    """A demo agent of the test's own, not yet initialised: for restarts and stopping it mid-turn."""
+    async with spawned_v2_agent(workspace, state_dir, env) as agent:
+        harness = V2Harness(workspace)
+        harness.attach(agent)
+        yield harness
