@@ -1,4 +1,4 @@
-"""Shared fixtures: workspaces, the app in-process, and live servers with real agent subprocesses."""
+"""Shared fixtures: a sample workspace, and the app in-process with real agent subprocesses."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.inprocess import InProcessApp, run_app
-from tests.live import LiveServer, run_server, scripted_agent
+from tests.live import scripted_agent
 
 StartApp = Callable[..., InProcessApp]
 
@@ -30,13 +30,6 @@ def workspace(tmp_path: Path) -> Path:
     (root / "src" / "app.py").write_text('"""App."""\n\n\ndef main() -> int:\n    return 0\n')
     (root / "notes.txt").write_text("remember the milk\n")
     return root
-
-
-@pytest.fixture
-def demo_server(workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
-    """The server with the bundled demo agent, in the sample workspace."""
-    with run_server(cwd=workspace, env={"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}) as server:
-        yield server
 
 
 @pytest.fixture

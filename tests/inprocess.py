@@ -157,14 +157,14 @@ def run_app(
     `env` is set for the agent subprocess (it inherits this process's environment) and restored after.
     Yields once the token was exchanged for the cookie; the agent may still be starting.
     """
+    defaults: dict[str, Any] = {"initialize_timeout": STARTUP_TIMEOUT}
     config = Settings(
         agent=agent,
         cwd=cwd or Path.cwd(),
         port=PORT,
         token=TOKEN,
         open_browser=False,
-        initialize_timeout=STARTUP_TIMEOUT,
-        **settings,
+        **(defaults | settings),
     )
     with _environment({"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "0", **(env or {})}):
         app = create_app(config, PORT)
