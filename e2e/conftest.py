@@ -24,6 +24,7 @@ import os
 import re
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -169,9 +170,17 @@ def demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def shared_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
     """One server with the demo agent in the shop workspace for every test of this process, its agent
-    ready. A module that needs other flags overrides this fixture (and `shop` and `demo_state`)."""
+    ready. A module that needs a server of its own overrides this fixture (and `shop` and `demo_state`)
+    at module scope with `demo_server`."""
+    with demo_server(shop, demo_state) as live:
+        yield live
+
+
+@contextmanager
+def demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterator[LiveServer]:
+    """A server with the demo agent in `shop`, its agent ready; stopped when the block ends."""
     env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
-    with run_server(cwd=shop, env=env, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
+    with run_server(cwd=shop, env=env, extra_args=extra_args, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
         try:
             wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
         except AssertionError:

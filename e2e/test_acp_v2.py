@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, FAST_DEMO, fill_workspace, open_signed_in, screenshot
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, demo_server, fill_workspace, open_signed_in, screenshot
 from e2e.layouts import Layout, assert_accessible, shoot
-from e2e.session_setup import wait_until_agent_ready
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import agent_messages, user_messages
 from tests.live import LiveServer, run_server, scripted_agent
@@ -36,11 +35,7 @@ def demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def shared_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
     """This module's server speaks ACP v2 with the demo agent."""
-    env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
-    with run_server(
-        cwd=shop, env=env, extra_args=["--protocol", "2"], startup_timeout=AGENT_STARTUP_TIMEOUT
-    ) as live:
-        wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
+    with demo_server(shop, demo_state, "--protocol", "2") as live:
         yield live
 
 
