@@ -192,6 +192,38 @@ class WireLog:
         return "".join(u["content"]["text"] for u in self.updates(session_id, kind, since))
 
 
+class AgentView(WireLog):
+    """A test's view of an agent that other tests of its module may share: it records only the answers to
+    its own requests and the messages that name one of its own sessions (or none).
+
+    The agent (``RunningAgent`` or ``V2Agent``) reports every message to its current ``view``.
+    """
+
+    _agent: Any = None
+    _sessions: set[str]
+
+    def detach(self) -> None:
+        if self._agent is not None and self._agent.view is self:
+            self._agent.view = None
+
+    def answers_us(self, response: Json) -> bool:
+        """Whether a response answers one of this test's requests."""
+        raise NotImplementedError
+
+    def take(self, message: Json) -> None:
+        """Called for every message the agent sends: record it if it is about this test."""
+        if "method" not in message:
+            mine = self.answers_us(message)
+            if mine and isinstance(result := message.get("result"), dict) and "sessionId" in result:
+                self._sessions.add(result["sessionId"])
+        else:
+            params = message.get("params")
+            session = params.get("sessionId") if isinstance(params, dict) else None
+            mine = session is None or session in self._sessions
+        if mine:
+            self.received.append(message)
+
+
 @dataclass
 class RunningAgent:
     """A demo agent subprocess, its SDK connection, and the test view it currently reports to."""
@@ -224,7 +256,7 @@ class RunningAgent:
         return await self.view.client(method, params, is_notification)
 
 
-class AgentHarness(WireLog):
+class AgentHarness(AgentView):
     """One test's view of a running demo agent: its own requests and everything about its own sessions.
 
     The agent may be shared by the module's tests (``SharedAgents``), so the view records only responses
@@ -252,10 +284,6 @@ class AgentHarness(WireLog):
         self.stderr = agent.stderr
         agent.view = self
 
-    def detach(self) -> None:
-        if self._agent is not None and self._agent.view is self:
-            self._agent.view = None
-
     @property
     def agent(self) -> RunningAgent:
         if self._agent is None:
@@ -276,18 +304,9 @@ class AgentHarness(WireLog):
         if isinstance(params := message.get("params"), dict) and isinstance(params.get("sessionId"), str):
             self._sessions.add(params["sessionId"])
 
-    def take(self, message: Json) -> None:
-        """Called for every message the agent sends: record it if it is about this test."""
-        if "method" not in message:  # a response: ours if it answers a request sent since the test began
-            mine = isinstance(message.get("id"), int) and message["id"] >= self._first_id
-            if mine and isinstance(result := message.get("result"), dict) and "sessionId" in result:
-                self._sessions.add(result["sessionId"])
-        else:
-            params = message.get("params")
-            session = params.get("sessionId") if isinstance(params, dict) else None
-            mine = session is None or session in self._sessions
-        if mine:
-            self.received.append(message)
+    def answers_us(self, response: Json) -> bool:
+        # Ours if it answers a request sent since the test began: the SDK numbers requests in order.
+        return isinstance(response.get("id"), int) and response["id"] >= self._first_id
 
     def index_of_response(self, request_id: int) -> int:
         """Where the response to this test's request number ``request_id`` (0 = initialize) was received."""

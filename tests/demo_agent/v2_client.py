@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .conftest import PREDICTION_DELAY_MS, REPO_ROOT, WAIT_TIMEOUT, Json, SharedAgents, WireLog
+from .conftest import PREDICTION_DELAY_MS, REPO_ROOT, WAIT_TIMEOUT, AgentView, Json, SharedAgents
 
 V2_SUGGESTIONS: Json = {"session": {"promptSuggestions": {}}}
 V2_NO_SUGGESTIONS: Json = {}
@@ -106,7 +106,7 @@ class V2Agent:
         await self.send_line({"jsonrpc": "2.0", "id": request["id"], "result": {"outcome": outcome}})
 
 
-class V2Harness(WireLog):
+class V2Harness(AgentView):
     """One test's view of a demo agent spoken to in ACP v2: its own requests and its own sessions.
 
     Like the v1 ``AgentHarness``, it may share its agent with the module's other tests and then records
@@ -131,10 +131,6 @@ class V2Harness(WireLog):
         self._agent = agent
         self.stderr = agent.stderr
         agent.view = self
-
-    def detach(self) -> None:
-        if self._agent is not None and self._agent.view is self:
-            self._agent.view = None
 
     @property
     def agent(self) -> V2Agent:
@@ -161,17 +157,8 @@ class V2Harness(WireLog):
         if isinstance(params.get("sessionId"), str):
             self._sessions.add(params["sessionId"])
 
-    def take(self, message: Json) -> None:
-        if "method" not in message:
-            mine = message.get("id") in self._ids
-            if mine and isinstance(result := message.get("result"), dict) and "sessionId" in result:
-                self._sessions.add(result["sessionId"])
-        else:
-            params = message.get("params")
-            session = params.get("sessionId") if isinstance(params, dict) else None
-            mine = session is None or session in self._sessions
-        if mine:
-            self.received.append(message)
+    def answers_us(self, response: Json) -> bool:
+        return response.get("id") in self._ids
 
     # -- wire ------------------------------------------------------------------------------------------
     async def send_line(self, payload: Any) -> None:
