@@ -26,6 +26,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, sync_playwright
@@ -170,10 +171,31 @@ def demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def shared_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
     """One server with the demo agent in the shop workspace for every test of this process, its agent
-    ready. A module that needs a server of its own overrides this fixture (and `shop` and `demo_state`)
-    at module scope with `demo_server`."""
+    ready. A module that needs a server of its own overrides it (and `shop` and `demo_state`) with
+    `own_demo_server`."""
     with demo_server(shop, demo_state) as live:
         yield live
+
+
+def own_demo_server(name: str, *extra_args: str) -> tuple[Any, Any, Any]:
+    """`shop`, `demo_state` and `shared_server` fixtures for a module whose tests need a demo server of
+    their own, with `extra_args`; the module binds them under those names:
+    `shop, demo_state, shared_server = own_demo_server("v2", "--protocol", "2")`."""
+
+    @pytest.fixture(scope="module", name="shop")
+    def own_shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+        return fill_workspace(tmp_path_factory.mktemp(f"e2e-{name}") / "shop")
+
+    @pytest.fixture(scope="module", name="demo_state")
+    def own_demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
+        return tmp_path_factory.mktemp(f"demo-state-{name}")
+
+    @pytest.fixture(scope="module", name="shared_server")
+    def own_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
+        with demo_server(shop, demo_state, *extra_args) as live:
+            yield live
+
+    return own_shop, own_demo_state, own_server
 
 
 @contextmanager

@@ -5,13 +5,11 @@ The module's server runs with `--protocol 2`; everything else is as in the other
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, demo_server, fill_workspace, open_signed_in, screenshot
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, open_signed_in, own_demo_server, screenshot
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import agent_messages, user_messages
@@ -21,22 +19,8 @@ from tests.live import LiveServer, run_server, scripted_agent
 LIST_TIMEOUT_MS = 30_000
 
 
-@pytest.fixture(scope="module")
-def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """This module's own workspace: its server runs beside the shared one."""
-    return fill_workspace(tmp_path_factory.mktemp("e2e-v2") / "shop")
-
-
-@pytest.fixture(scope="module")
-def demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("demo-state-v2")
-
-
-@pytest.fixture(scope="module")
-def shared_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
-    """This module's server speaks ACP v2 with the demo agent."""
-    with demo_server(shop, demo_state, "--protocol", "2") as live:
-        yield live
+# This module's own workspace and server, beside the shared one: it speaks ACP v2 with the demo agent.
+shop, demo_state, shared_server = own_demo_server("v2", "--protocol", "2")
 
 
 def send(page: Page, text: str) -> None:

@@ -4,33 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import demo_server, fill_workspace, screenshot
+from e2e.conftest import own_demo_server, screenshot
 from e2e.test_conversation import open_app
 from tests.live import LiveServer
 
-
 # A server of this module's own: the inspector shows the newest 500 entries, and on the shared server the
 # earlier tests' connection-wide messages (`session/list` after every turn) push `initialize` out of them.
-@pytest.fixture(scope="module")
-def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return fill_workspace(tmp_path_factory.mktemp("e2e-inspector") / "shop")
-
-
-@pytest.fixture(scope="module")
-def demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("demo-state-inspector")
-
-
-@pytest.fixture(scope="module")
-def shared_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
-    with demo_server(shop, demo_state) as live:
-        yield live
+shop, demo_state, shared_server = own_demo_server("inspector")
 
 
 def test_inspector_shows_the_sessions_messages_live_filters_them_and_downloads_them(
