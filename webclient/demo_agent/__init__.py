@@ -13,6 +13,11 @@ test asks for. The ``initialize`` it receives picks the version (``wire.py``).
 
 from __future__ import annotations
 
+from webclient import sdk
+
+# Before any of the agent's modules imports the SDK: it loads faster this way (webclient/sdk.py).
+sdk.load()
+
 __version__ = "0.1.0"
 
 __all__ = ["__version__"]
