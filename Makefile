@@ -9,7 +9,7 @@ ARGS ?=
 # on a 2-core machine: tests wait on agents and the browser often enough that a third fills the gaps.
 TEST_WORKERS ?= 3
 
-.PHONY: run test install install-dev browser lint typecheck bench clean
+.PHONY: run test screenshots install install-dev browser lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ browser:
 test: install-dev browser
 	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
+
+# The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
+# phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.
+screenshots: install-dev browser
+	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) e2e $(ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -7,7 +7,7 @@ server of their own (another agent, other flags, the token link) start one, e.g.
 
 The browser is the system's Chromium (Debian's `chromium-headless-shell` or `chromium`, or
 WEBCLIENT_CHROMIUM); Playwright's own browser download is not needed. Screenshots of key states go to
-e2e/artifacts/ and, for the README, to docs/ when WEBCLIENT_UPDATE_SCREENSHOTS=1.
+e2e/artifacts/ when a run asks for them (`make screenshots`; e2e/screenshots.py).
 """
 
 from __future__ import annotations
@@ -29,14 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from e2e.layouts import LAYOUTS, Layout
 from e2e.session_setup import fresh_session, wait_until_agent_ready
 from tests.live import LiveServer, run_server
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 # Flags a headless Chromium needs on a locked-down machine with no network beyond loopback.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -254,21 +252,3 @@ def open_signed_in(page: Page, server: LiveServer) -> None:
     page.wait_for_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
     [cookie] = [c for c in page.context.cookies() if c["name"].startswith("webclient_")]
     server.cookies.append(f"{cookie['name']}={cookie['value']}")
-
-
-def screenshot(page: Page, name: str, *, element: Locator | None = None) -> Path:
-    """Save a screenshot for humans: always under e2e/artifacts, and into docs/ when asked to.
-
-    `name` may hold a folder (`suggestions/files-chips`); `element` narrows the picture to one element.
-    """
-    path = ARTIFACTS / f"{name}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if element is not None:
-        element.screenshot(path=str(path))
-    else:
-        page.screenshot(path=str(path), full_page=False)
-    if os.environ.get("WEBCLIENT_UPDATE_SCREENSHOTS") == "1":
-        target = DOCS / f"{name}.png"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, target)
-    return path

@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from e2e import screenshots
 from e2e.accessibility import describe, violations
 
 SCHEMES = ("light", "dark")
@@ -37,11 +38,11 @@ LAYOUTS = (DESKTOP, PHONE)
 
 def shoot(page: Page, state: str, layout: Layout) -> None:
     """Screenshots of the page as it is, in both schemes: `<state>-<layout>-<scheme>.png`."""
-    from e2e.conftest import screenshot  # here: conftest imports this module
-
+    if not screenshots.wanted():
+        return
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
-        screenshot(page, f"{state}-{layout.name}-{scheme}")
+        screenshots.screenshot(page, f"{state}-{layout.name}-{scheme}")
     page.emulate_media(color_scheme="light")
 
 

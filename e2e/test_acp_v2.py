@@ -9,8 +9,9 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, open_signed_in, own_demo_server, screenshot
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, open_signed_in, own_demo_server
 from e2e.layouts import Layout, assert_accessible, shoot
+from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import agent_messages, user_messages
 from tests.live import LiveServer, run_server, scripted_agent

@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from e2e import screenshots
 from e2e.accessibility import describe, violations
-from e2e.conftest import open_signed_in, screenshot, sign_in
+from e2e.conftest import open_signed_in, sign_in
+from e2e.screenshots import screenshot
 from e2e.test_suggestions import agent_messages, chips, prompt
 from tests.live import AGENTS, LiveServer, run_server, scripted_agent
 
@@ -57,7 +59,9 @@ def violations_in(page: Page, selector: str) -> list[dict[str, Any]]:
 
 
 def shoot_variants(browser: Browser, server: LiveServer, path: str, name: str) -> None:
-    """Screenshots of `path` in every size and colour scheme."""
+    """Screenshots of `path` in every size and colour scheme (each in a browser context of its own)."""
+    if not screenshots.wanted():
+        return
     for variant, (viewport, scheme) in VARIANTS.items():
         context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
         sign_in(context, server)  # the printed link signs in once; every other browser uses its cookie
@@ -70,6 +74,8 @@ def shoot_variants(browser: Browser, server: LiveServer, path: str, name: str) -
 
 def shoot_here(page: Page, name: str) -> None:
     """Screenshots of the page as it is now (a passing state) in every size and colour scheme."""
+    if not screenshots.wanted():
+        return
     for variant, (viewport, scheme) in VARIANTS.items():
         # Reduced motion: the phone's sessions drawer slides away without a transition to catch midway.
         page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # type: ignore[arg-type]

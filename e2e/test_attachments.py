@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import screenshot
+from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import prompts_received
 from tests.live import LiveServer

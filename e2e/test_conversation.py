@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import screenshot
+from e2e.screenshots import screenshot
 from tests.live import LiveServer
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from e2e.conftest import screenshot
+from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import prompt
 from tests.live import LiveServer

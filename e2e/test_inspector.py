@@ -8,7 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import own_demo_server, screenshot
+from e2e.conftest import own_demo_server
+from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
 from tests.live import LiveServer
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from e2e.conftest import screenshot, sign_in
+from e2e.conftest import sign_in
+from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
 from tests.live import LiveServer, run_server, scripted_agent
 

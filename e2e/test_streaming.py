@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, screenshot, sign_in
+from e2e.conftest import AGENT_STARTUP_TIMEOUT, sign_in
+from e2e.screenshots import screenshot
 from e2e.session_setup import fresh_session
 from tests.live import LiveServer, run_server, scripted_agent
 

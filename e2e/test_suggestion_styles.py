@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from e2e.accessibility import describe, violations
-from e2e.conftest import screenshot
+from e2e.screenshots import screenshot
 from e2e.test_attachments import tiny_png
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import (
@@ -365,8 +365,11 @@ PRESETS = ("short", "files", "image", "long", "many", "hostile")
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_screenshots_of_every_style_for_the_docs(page: Page, server: LiveServer, preset: str) -> None:
-    """docs/presenting-suggestions.md: each preset in each style, light and dark, desktop and phone."""
+def test_each_preset_shows_in_every_style_at_each_size_and_scheme_and_is_shot_for_the_docs(
+    page: Page, server: LiveServer, preset: str
+) -> None:
+    """Each preset in each style, light and dark, desktop and phone: the pictures in
+    docs/presenting-suggestions.md when screenshots are taken."""
     open_app(page, server)
     prompt(page, f"/suggest-demo {preset}")
     area = page.locator("footer.composer-area")

@@ -12,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
-from e2e.conftest import screenshot
+from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
 from tests.live import LiveServer
 

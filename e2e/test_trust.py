@@ -1,6 +1,6 @@
 """What the user sees when an agent misbehaves or a sign-in link is reused, in a real browser.
 
-Each state is screenshotted at desktop and phone size, light and dark, into e2e/artifacts/.
+Each state is screenshotted at desktop and phone size, light and dark, when a run takes screenshots.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from e2e import screenshots
 from e2e.accessibility import describe, violations
-from e2e.conftest import open_signed_in, screenshot
+from e2e.conftest import open_signed_in
+from e2e.screenshots import screenshot
 from tests.live import LiveServer, run_server, scripted_agent
 
 VARIANTS = [
@@ -30,6 +32,8 @@ VARIANTS = [
 
 def shoot_all(page: Page, name: str) -> None:
     """The page as it is now, in every size and colour scheme."""
+    if not screenshots.wanted():
+        return
     for size, viewport, scheme in VARIANTS:
         # Reduced motion: the phone's sessions drawer slides away without a transition to catch midway.
         page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # type: ignore[arg-type]
