@@ -12,11 +12,10 @@ import re
 import time
 from collections.abc import Callable
 
-import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from tests.integration.support import Page
-from tests.live import LiveServer
+from tests.live import LiveServer, http_get
 
 _NAVIGATE = re.compile(r'data-href="/s/([^"]+)"')
 _SESSION_LINK = re.compile(r'data-testid="session-link" data-local-id="([^"]+)"')
@@ -96,7 +95,7 @@ def _sidebar(html: str) -> str | None:
 
 def _current_local_id(server: LiveServer) -> str:
     """The session the server's front page shows (the most recent one): `/` redirects to its page."""
-    response = httpx.get(server.base + "/", headers={"cookie": server.cookie()}, follow_redirects=False)
+    response = http_get(server.base + "/", headers={"cookie": server.cookie()}, follow_redirects=False)
     assert response.status_code == 303, response.text[:2000]
     location = response.headers["location"]
     assert location.startswith("/s/"), location

@@ -12,7 +12,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -20,7 +19,7 @@ from e2e import screenshots
 from e2e.accessibility import describe, violations
 from e2e.conftest import open_signed_in
 from e2e.screenshots import screenshot
-from tests.live import LiveServer, run_server, scripted_agent
+from tests.live import LiveServer, http_get, run_server, scripted_agent
 
 VARIANTS = [
     ("desktop", {"width": 1280, "height": 800}, "light"),
@@ -140,7 +139,7 @@ def test_a_reused_sign_in_link_gets_a_page_that_says_what_to_do(
     page.goto(server.url)  # the browser that signed in may use the printed link again
     expect(page).to_have_url(re.compile(r"/s/s\d+$"))
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
-    assert httpx.get(server.url, follow_redirects=False).status_code == 401
+    assert http_get(server.url, follow_redirects=False).status_code == 401
 
 
 def test_a_fifo_the_agent_asks_to_read_is_refused_and_the_page_says_so(

@@ -13,11 +13,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.integration.support import Page, eventually, has_notice, started, status_is, turn_finished
-from tests.live import AGENTS, ROOT, LiveServer, open_tab, run_server, scripted_agent
+from tests.live import AGENTS, ROOT, LiveServer, http_get, open_tab, run_server, scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.state import MessageItem, SessionState, TurnState
 from webclient.errors import Refused
@@ -195,7 +194,7 @@ async def test_a_prompt_sent_before_session_new_answered_waits_and_is_answered(
 def asked_for_the_list_after(server: LiveServer, method: str) -> bool:
     """Whether the client sent `session/list` after the agent's last message of `method` (as the
     session's protocol log, the inspector's download, records it)."""
-    lines = httpx.get(server.base + "/s/s1/inspector.jsonl", headers={"cookie": server.cookie()}).text
+    lines = http_get(server.base + "/s/s1/inspector.jsonl", headers={"cookie": server.cookie()}).text
     methods = [(r["direction"], r["method"]) for r in map(json.loads, lines.splitlines())]
     marks = [n for n, (direction, name) in enumerate(methods) if name == method]
     return bool(marks) and ("out", "session/list") in methods[marks[-1] + 1 :]
@@ -370,7 +369,7 @@ async def test_each_agents_protocol_log_shows_only_in_its_own_sessions(start: St
     await other.wait_for(status_is("ready"))
 
     def log(local_id: str) -> list[dict[str, Any]]:
-        response = httpx.get(f"{server.base}/s/{local_id}/inspector.jsonl", headers={"cookie": cookie})
+        response = http_get(f"{server.base}/s/{local_id}/inspector.jsonl", headers={"cookie": cookie})
         return [json.loads(line)["message"] for line in response.text.splitlines()]
 
     echo, reporter = log("s1"), log("s2")

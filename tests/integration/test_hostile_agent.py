@@ -10,11 +10,9 @@ import json
 import re
 from pathlib import Path
 
-import httpx
-
 from tests.integration.conftest import Serve
 from tests.integration.support import Page, has_notice, status_is, turn_finished
-from tests.live import open_tab
+from tests.live import http_get, open_tab
 
 MiB = 1024 * 1024
 
@@ -110,5 +108,5 @@ async def test_the_inspector_keeps_a_bounded_number_of_bytes_and_says_how_much_i
     assert int(dropped) >= 18
     assert f"{dropped} older entries were dropped to keep memory bounded" in " ".join(text.split())
     cookie = server.cookie()
-    kept = httpx.get(server.base + "/s/s1/inspector.jsonl", headers={"cookie": cookie}, timeout=30)
+    kept = http_get(server.base + "/s/s1/inspector.jsonl", headers={"cookie": cookie}, timeout=30)
     assert kept.status_code == 200 and len(kept.content) < 24 * MiB

@@ -21,7 +21,7 @@ from websockets.exceptions import InvalidStatus
 
 from tests.inprocess import PORT, TOKEN, InProcessApp, run_app, wait_until_ready
 from tests.integration.support import Page, has_notice, turn_finished
-from tests.live import ROOT, LiveServer, run_server, scripted_agent
+from tests.live import ROOT, LiveServer, http_get, run_server, scripted_agent
 from webclient.web.cli import main
 
 
@@ -234,12 +234,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def test_a_real_server_signs_in_with_its_token_once_and_checks_host_and_cookie(server: LiveServer) -> None:
-    assert httpx.get(server.base + "/").status_code == 401
+    assert http_get(server.base + "/").status_code == 401
     cookie = server.cookie()  # the token link answers 303 with the cookie
 
-    assert httpx.get(server.base + "/s/s1", headers={"cookie": cookie}).status_code == 200
+    assert http_get(server.base + "/s/s1", headers={"cookie": cookie}).status_code == 200
     foreign = {"cookie": cookie, "host": f"evil.example:{server.port}"}
-    assert httpx.get(server.base + "/", headers=foreign).status_code == 400
+    assert http_get(server.base + "/", headers=foreign).status_code == 400
 
 
 async def test_a_real_server_answers_a_refused_websocket_upgrade_with_403(server: LiveServer) -> None:
@@ -256,7 +256,7 @@ async def test_a_real_server_answers_a_refused_websocket_upgrade_with_403(server
 
 
 def csp_header(server: LiveServer) -> str:
-    return httpx.get(server.base + "/static/app.css").headers["content-security-policy"]
+    return http_get(server.base + "/static/app.css").headers["content-security-policy"]
 
 
 @pytest.fixture
@@ -279,10 +279,10 @@ def test_the_token_exchange_redirects_only_to_our_own_paths(
     fresh: LiveServer, path: str, expected: str
 ) -> None:
     # The first exchange (real token, no cookie) and a later one (with the cookie) alike.
-    first = httpx.get(f"{fresh.base}{path}?token={fresh.token}", follow_redirects=False)
+    first = http_get(f"{fresh.base}{path}?token={fresh.token}", follow_redirects=False)
     assert first.status_code == 303 and first.headers["location"] == expected
     cookie = first.headers["set-cookie"].split(";", 1)[0]
-    later = httpx.get(
+    later = http_get(
         f"{fresh.base}{path}?token={fresh.token}", headers={"cookie": cookie}, follow_redirects=False
     )
     assert later.status_code == 303 and later.headers["location"] == expected
@@ -292,11 +292,11 @@ def test_the_token_exchange_redirects_only_to_our_own_paths(
 def test_any_loopback_host_serves_the_printed_url(tmp_path: Path, host: str) -> None:
     with run_server(scripted_agent("echo_agent"), cwd=tmp_path, extra_args=["--host", host]) as live:
         assert live.base.startswith(f"http://{host}:")
-        response = httpx.get(live.url, follow_redirects=True)
+        response = http_get(live.url, follow_redirects=True)
 
         assert response.status_code == 200, response.text
         assert 'data-testid="composer"' in response.text
-        foreign = httpx.get(live.base + "/", headers={"host": f"evil.example:{live.port}"})
+        foreign = http_get(live.base + "/", headers={"host": f"evil.example:{live.port}"})
         assert foreign.status_code == 400
 
 
@@ -305,7 +305,7 @@ def test_the_token_signs_in_once_and_a_second_exchange_gets_401_and_a_page_sayin
 ) -> None:
     cookie = fresh.cookie()
 
-    again = httpx.get(fresh.url, follow_redirects=False)
+    again = http_get(fresh.url, follow_redirects=False)
 
     assert again.status_code == 401
     assert "set-cookie" not in again.headers
@@ -315,6 +315,6 @@ def test_the_token_signs_in_once_and_a_second_exchange_gets_401_and_a_page_sayin
     assert "style=" not in again.text and "<script" not in again.text
     assert again.headers["content-security-policy"] == csp_header(fresh)
     # The browser that signed in may open the printed link again: it is sent on, with no new cookie.
-    same = httpx.get(fresh.url, headers={"cookie": cookie}, follow_redirects=False)
+    same = http_get(fresh.url, headers={"cookie": cookie}, follow_redirects=False)
     assert same.status_code == 303 and same.headers["location"] == "/"
     assert "set-cookie" not in same.headers
