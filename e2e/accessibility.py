@@ -14,14 +14,22 @@ from playwright.sync_api import Page
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1.min.js"
 BLOCKING = ("critical", "serious")
+# The rules whose outcome depends on colours: all that can change between a light and a dark scheme.
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
 
 
-def violations(page: Page, *, impacts: tuple[str, ...] = BLOCKING) -> list[dict[str, Any]]:
-    """axe-core's violations on the page as it is now, of the given impacts (critical and serious)."""
+def violations(
+    page: Page, *, impacts: tuple[str, ...] = BLOCKING, rules: tuple[str, ...] | None = None
+) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now, of the given impacts (critical and serious), by
+    every rule axe runs by default or by `rules` alone."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.evaluate(f"() => {{ {AXE.read_text()}\n }}")
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if rules is not None:
+        options["runOnly"] = {"type": "rule", "values": list(rules)}
     result: dict[str, Any] = page.evaluate(
-        "async () => await window.axe.run(document, {resultTypes: ['violations']})"
+        "async (options) => await window.axe.run(document, options)", options
     )
     return [v for v in result["violations"] if v.get("impact") in impacts]
 

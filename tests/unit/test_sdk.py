@@ -9,6 +9,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 # What a fresh interpreter reports after its imports: a documented SDK field's description, whether
 # pydantic's hook is its own function again, and a model validated and dumped to the wire.
 PROBE = """
@@ -33,13 +35,21 @@ def probe(first_import: str) -> dict[str, object]:
     return result
 
 
-def test_a_plain_import_of_the_sdk_reads_its_field_docstrings() -> None:
+@pytest.fixture(scope="module")
+def plain() -> dict[str, object]:
+    """What a plain `import acp` gives."""
+    return probe("")
+
+
+def test_a_plain_import_of_the_sdk_reads_its_field_docstrings(plain: dict[str, object]) -> None:
     # The control: the field below is documented in the SDK, so the next test's None means something.
-    assert probe("")["description"] == "Whether the agent supports `session/load`."
+    assert plain["description"] == "Whether the agent supports `session/load`."
 
 
-def test_the_protocol_layer_loads_the_sdk_without_field_docstrings_and_restores_the_hook() -> None:
-    plain, fast = probe(""), probe("import webclient.acp")
+def test_the_protocol_layer_loads_the_sdk_without_field_docstrings_and_restores_the_hook(
+    plain: dict[str, object],
+) -> None:
+    fast = probe("import webclient.acp")
     assert fast["description"] is None
     assert fast["hook_restored"] is True
     assert fast["dumped"] == plain["dumped"]
