@@ -24,7 +24,11 @@ StartApp = Callable[..., InProcessApp]
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """A small project for the agent to look at."""
-    root = tmp_path / "workspace"
+    return make_workspace(tmp_path / "workspace")
+
+
+def make_workspace(root: Path) -> Path:
+    """Write the small sample project into `root` (created); returns `root`."""
     (root / "src").mkdir(parents=True)
     (root / "README.md").write_text("# Sample project\n\nA workspace for tests.\n")
     (root / "src" / "app.py").write_text('"""App."""\n\n\ndef main() -> int:\n    return 0\n')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import re
 import sys
 import time
@@ -316,12 +317,41 @@ class Harness:
     def __init__(self, settings: Settings) -> None:
         self.registry = SessionRegistry(settings, PendingChanges.factory, WireLog())
         self.current = self.registry.most_recent()
+        self.own_session_only = False
 
     @property
     def wire_log(self) -> list[tuple[str, dict[str, Any]]]:
-        """Every JSON-RPC message the protocol inspector keeps, each agent's in wire order."""
+        """Every JSON-RPC message the protocol inspector keeps, each agent's in wire order; for a view
+        (`new_view`), only the messages naming its current session (requests and notifications)."""
         logs = {id(route.wire_log): route.wire_log for route in self.registry.agents.values()}
-        return [m for log in logs.values() for m in log.messages()]
+        messages = [m for log in logs.values() for m in log.messages()]
+        if not self.own_session_only:
+            return messages
+        return [(d, m) for d, m in messages if _session_named(m) == self.state.session_id]
+
+    @property
+    def workspace(self) -> Path:
+        return self.registry.settings.cwd
+
+    async def new_view(self, timeout: float = 30.0) -> Harness:
+        """A new session on this harness's registry, open and ready, as a harness of its own.
+
+        For a module whose tests share one agent: each test drives a session of its own, and its
+        `wire_log` shows only what names that session. The caller closes it (`close`).
+        """
+        view = copy.copy(self)
+        view.current = self.registry.new_session()
+        view.own_session_only = True
+        await eventually(
+            lambda: view.state.session_id is not None and view.state.agent_status is AgentStatus.READY,
+            timeout,
+            "a new session",
+        )
+        return view
+
+    async def close(self) -> None:
+        """Close the session this harness drives (the agent answers `session/close` first)."""
+        await self.registry.close(self.current.local_id)
 
     @property
     def state(self) -> SessionState:
@@ -363,6 +393,11 @@ class Harness:
         except Refused as exc:
             return str(exc)
         return None
+
+
+def _session_named(message: dict[str, Any]) -> Any:
+    params = message.get("params")
+    return params.get("sessionId") if isinstance(params, dict) else None
 
 
 def _refusal(action: Callable[[], object]) -> str | None:

@@ -1,15 +1,19 @@
 """The whole conversation with the demo agent, in ACP v1 and v2 alike: the same session state either way.
 
-A real session registry with the real demo agent subprocess; each test runs once per protocol version.
+A real session registry with the real demo agent subprocess; each test runs once per protocol version,
+in a session of its own on the module's agent for that version.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
+from tests.conftest import make_workspace
 from tests.integration.support import Harness, eventually, started
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, ToolCallItem, TurnState
@@ -18,18 +22,41 @@ from webclient.settings import Settings
 TURN_SECONDS = 30
 
 
-@pytest.fixture(params=["1", "2"], ids=["v1", "v2"])
-async def demo(
-    request: pytest.FixtureRequest, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+# The module's tests share one demo agent per protocol version, in one workspace (the module's event loop
+# holds their connections); each test opens a session of its own on it.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@asynccontextmanager
+async def demo_agent(root: Path, protocol: str) -> AsyncIterator[Harness]:
+    """The demo agent in the sample project under `root`, speaking ACP `protocol`, ready."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("WEBCLIENT_DEMO_STATE_DIR", str(root / "demo-state"))
+        env.setenv("WEBCLIENT_DEMO_CHUNK_DELAY_MS", "0")
+        settings = Settings(
+            agent="", cwd=make_workspace(root / "workspace"), flush_interval=0, protocol=protocol
+        )
+        async with started(settings) as harness:
+            assert harness.state.agent_status is AgentStatus.READY
+            await eventually(lambda: harness.state.session_id is not None, TURN_SECONDS, "the session")
+            assert harness.state.protocol_version == int(protocol)
+            yield harness
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module", params=["1", "2"], ids=["v1", "v2"])
+async def shared_demo(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Harness]:
-    monkeypatch.setenv("WEBCLIENT_DEMO_STATE_DIR", str(tmp_path / "demo-state"))
-    monkeypatch.setenv("WEBCLIENT_DEMO_CHUNK_DELAY_MS", "0")
-    settings = Settings(agent="", cwd=workspace, flush_interval=0, protocol=request.param)
-    async with started(settings) as harness:
-        assert harness.state.agent_status is AgentStatus.READY
-        await eventually(lambda: harness.state.session_id is not None, TURN_SECONDS, "the session")
-        assert harness.state.protocol_version == int(request.param)
+    async with demo_agent(tmp_path_factory.mktemp(f"demo-v{request.param}"), request.param) as harness:
         yield harness
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def demo(shared_demo: Harness) -> AsyncIterator[Harness]:
+    """A new session of the module's demo agent (one per protocol version), closed after the test."""
+    view = await shared_demo.new_view(TURN_SECONDS)
+    yield view
+    await view.close()
 
 
 async def run(harness: Harness, text: str, *, allow: bool = True) -> None:
@@ -71,22 +98,20 @@ async def test_a_turn_streams_the_answer_after_the_users_message_and_offers_sugg
     assert notices(demo) == []
 
 
-async def test_an_allowed_edit_shows_its_card_diff_and_plan_and_changes_the_file(
-    demo: Harness, workspace: Path
-) -> None:
+async def test_an_allowed_edit_shows_its_card_diff_and_plan_and_changes_the_file(demo: Harness) -> None:
     await run(demo, "edit README.md")
     edit = next(c for c in cards(demo) if c.kind == "edit")
     assert edit.status == "completed"
     diff = next(c for c in edit.content if c.kind == "diff")
     assert (diff.new_text or diff.patch or "") and diff.path is not None and diff.path.endswith("README.md")
     assert demo.state.plan and all(e.status == "completed" for e in demo.state.plan)
-    assert "reviewed by the demo agent" in (workspace / "README.md").read_text()
+    assert "reviewed by the demo agent" in (demo.workspace / "README.md").read_text()
 
 
-async def test_a_denied_edit_changes_nothing(demo: Harness, workspace: Path) -> None:
-    before = (workspace / "README.md").read_text()
+async def test_a_denied_edit_changes_nothing(demo: Harness) -> None:
+    before = (demo.workspace / "README.md").read_text()
     await run(demo, "edit README.md", allow=False)
-    assert (workspace / "README.md").read_text() == before
+    assert (demo.workspace / "README.md").read_text() == before
     assert next(c for c in cards(demo) if c.kind == "edit").status == "failed"
 
 
@@ -109,7 +134,14 @@ async def test_cancel_ends_a_long_turn_as_cancelled(demo: Harness) -> None:
     assert "demo agent" in agent_texts(demo)[-1]
 
 
-async def test_a_stored_session_opens_with_its_history(demo: Harness) -> None:
+@pytest.mark.parametrize("protocol", ["1", "2"], ids=["v1", "v2"])
+async def test_a_stored_session_opens_with_its_history(tmp_path: Path, protocol: str) -> None:
+    # An agent of its own: closing the registry's only session is what makes it open a new one.
+    async with demo_agent(tmp_path, protocol) as demo:
+        await reopen_stored(demo)
+
+
+async def reopen_stored(demo: Harness) -> None:
     await run(demo, "list files")
     earlier = demo.state.session_id
     assert earlier is not None

@@ -7,75 +7,92 @@ reaches the agent.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
-from tests.integration.test_suggestions_flow import running, sent, turn
+from tests.integration.support import Harness, started
+from tests.integration.test_suggestions_flow import sent, turn
 from webclient.acp.controls import ConfigOption
+from webclient.acp.models import AgentStatus
 from webclient.errors import Refused
+from webclient.settings import Settings
+
+# The module's tests share one demo agent (the module's event loop holds its connection); each opens a
+# session of its own on it, and reads only that session's messages.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest.fixture(autouse=True)
-def _demo_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WEBCLIENT_DEMO_STATE_DIR", str(tmp_path / "demo-state"))
-    monkeypatch.setenv("WEBCLIENT_DEMO_CHUNK_DELAY_MS", "0")
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def demo(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Harness]:
+    """The demo agent, started once for the module in an empty workspace."""
+    root = tmp_path_factory.mktemp("controls")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("WEBCLIENT_DEMO_STATE_DIR", str(root / "demo-state"))
+        env.setenv("WEBCLIENT_DEMO_CHUNK_DELAY_MS", "0")
+        settings = Settings(agent="", cwd=root, flush_interval=0, initialize_timeout=10)
+        async with started(settings) as harness:
+            assert harness.state.agent_status is AgentStatus.READY
+            yield harness
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def runtime(demo: Harness) -> AsyncIterator[Harness]:
+    """A new session of the module's demo agent, closed after the test."""
+    view = await demo.new_view()
+    yield view
+    await view.close()
 
 
 def option(options: tuple[ConfigOption, ...], config_id: str) -> ConfigOption:
     return next(o for o in options if o.id == config_id)
 
 
-async def test_session_new_result_offers_the_demo_modes_and_options(tmp_path: Path) -> None:
-    async with running(tmp_path) as runtime:
-        state = runtime.state
-        assert [m.id for m in state.available_modes] == ["ask", "code", "architect"]
-        assert state.current_mode_id == "ask"
-        model = option(state.config_options, "model")
-        assert model.kind == "select" and model.current == "fast"
-        assert model.values == {"fast", "thorough"}
-        # We advertise boolean config options, so the demo offers its toggle too.
-        assert option(state.config_options, "verbose").current is False
+async def test_session_new_result_offers_the_demo_modes_and_options(runtime: Harness) -> None:
+    state = runtime.state
+    assert [m.id for m in state.available_modes] == ["ask", "code", "architect"]
+    assert state.current_mode_id == "ask"
+    model = option(state.config_options, "model")
+    assert model.kind == "select" and model.current == "fast"
+    assert model.values == {"fast", "thorough"}
+    # We advertise boolean config options, so the demo offers its toggle too.
+    assert option(state.config_options, "verbose").current is False
 
 
-async def test_set_mode_sends_session_set_mode_and_switches_the_header(tmp_path: Path) -> None:
-    async with running(tmp_path) as runtime:
-        await runtime.current.set_mode("architect")
-        assert sent(runtime, "session/set_mode") == [
-            {"sessionId": runtime.state.session_id, "modeId": "architect"}
-        ]
-        assert runtime.state.current_mode_id == "architect"
+async def test_set_mode_sends_session_set_mode_and_switches_the_header(runtime: Harness) -> None:
+    await runtime.current.set_mode("architect")
+    assert sent(runtime, "session/set_mode") == [
+        {"sessionId": runtime.state.session_id, "modeId": "architect"}
+    ]
+    assert runtime.state.current_mode_id == "architect"
 
 
-async def test_unknown_mode_is_refused_before_it_reaches_the_agent(tmp_path: Path) -> None:
-    async with running(tmp_path) as runtime:
-        with pytest.raises(Refused, match="does not offer a mode 'yolo'"):
-            await runtime.current.set_mode("yolo")
-        assert sent(runtime, "session/set_mode") == []
-        assert runtime.state.current_mode_id == "ask"
+async def test_unknown_mode_is_refused_before_it_reaches_the_agent(runtime: Harness) -> None:
+    with pytest.raises(Refused, match="does not offer a mode 'yolo'"):
+        await runtime.current.set_mode("yolo")
+    assert sent(runtime, "session/set_mode") == []
+    assert runtime.state.current_mode_id == "ask"
 
 
-async def test_mode_switched_by_the_agent_shows_through_current_mode_update(tmp_path: Path) -> None:
-    async with running(tmp_path) as runtime:
-        await turn(runtime, "/mode code")
-        assert runtime.state.current_mode_id == "code"
+async def test_mode_switched_by_the_agent_shows_through_current_mode_update(runtime: Harness) -> None:
+    await turn(runtime, "/mode code")
+    assert runtime.state.current_mode_id == "code"
 
 
-async def test_set_select_option_takes_the_full_list_from_the_answer(tmp_path: Path) -> None:
-    async with running(tmp_path) as runtime:
-        await runtime.current.set_config_option("model", "thorough")
-        assert sent(runtime, "session/set_config_option") == [
-            {"sessionId": runtime.state.session_id, "configId": "model", "value": "thorough"}
-        ]
-        assert option(runtime.state.config_options, "model").current == "thorough"
+async def test_set_select_option_takes_the_full_list_from_the_answer(runtime: Harness) -> None:
+    await runtime.current.set_config_option("model", "thorough")
+    assert sent(runtime, "session/set_config_option") == [
+        {"sessionId": runtime.state.session_id, "configId": "model", "value": "thorough"}
+    ]
+    assert option(runtime.state.config_options, "model").current == "thorough"
 
 
-async def test_set_boolean_option_sends_its_type(tmp_path: Path) -> None:
-    async with running(tmp_path) as runtime:
-        await runtime.current.set_config_option("verbose", True)
-        (params,) = sent(runtime, "session/set_config_option")
-        assert params["type"] == "boolean" and params["value"] is True
-        assert option(runtime.state.config_options, "verbose").current is True
+async def test_set_boolean_option_sends_its_type(runtime: Harness) -> None:
+    await runtime.current.set_config_option("verbose", True)
+    (params,) = sent(runtime, "session/set_config_option")
+    assert params["type"] == "boolean" and params["value"] is True
+    assert option(runtime.state.config_options, "verbose").current is True
 
 
 @pytest.mark.parametrize(
@@ -83,10 +100,9 @@ async def test_set_boolean_option_sends_its_type(tmp_path: Path) -> None:
     [("model", "gpt-infinity"), ("nonexistent", "fast"), ("model", True), ("verbose", "yes")],
 )
 async def test_option_or_value_not_offered_is_refused(
-    tmp_path: Path, config_id: str, value: str | bool
+    runtime: Harness, config_id: str, value: str | bool
 ) -> None:
-    async with running(tmp_path) as runtime:
-        with pytest.raises(Refused, match="nothing was changed"):
-            await runtime.current.set_config_option(config_id, value)
-        assert sent(runtime, "session/set_config_option") == []
-        assert option(runtime.state.config_options, "model").current == "fast"
+    with pytest.raises(Refused, match="nothing was changed"):
+        await runtime.current.set_config_option(config_id, value)
+    assert sent(runtime, "session/set_config_option") == []
+    assert option(runtime.state.config_options, "model").current == "fast"
