@@ -9,7 +9,7 @@ ARGS ?=
 # on a 2-core machine: tests wait on agents and the browser often enough that a third fills the gaps.
 TEST_WORKERS ?= 3
 
-.PHONY: run test screenshots install install-dev browser lint typecheck bench clean
+.PHONY: run test screenshots install install-test install-dev browser lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,17 +18,25 @@ $(BIN)/python:
 # Stamps: reinstall only when pyproject.toml changed (an editable install picks up code changes anyway),
 # so `make run` on an installed checkout starts at once.
 INSTALLED := $(VENV)/.installed
+INSTALLED_TEST := $(VENV)/.installed-test
 INSTALLED_DEV := $(VENV)/.installed-dev
 
 $(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(INSTALLED_DEV): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# The test tools alone for `make test` (the linters cost two seconds more to install); `dev` adds them.
+$(INSTALLED_TEST): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(INSTALLED)
 
+$(INSTALLED_DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(INSTALLED_TEST) $(INSTALLED)
+
 install: $(INSTALLED)
+
+install-test: $(INSTALLED_TEST)
 
 install-dev: $(INSTALLED_DEV)
 
@@ -40,13 +48,13 @@ browser:
 
 # Bytecode compiled up front: where PYTHONDONTWRITEBYTECODE is set, every server and agent subprocess of the
 # suite would otherwise compile webclient from source again.
-test: install-dev browser
+test: install-test browser
 	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
 
 # The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
 # phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.
-screenshots: install-dev browser
+screenshots: install-test browser
 	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) e2e $(ARGS)
 
 lint: install-dev
@@ -55,7 +63,7 @@ lint: install-dev
 typecheck: install-dev
 	$(BIN)/mypy webclient
 
-bench: install-dev
+bench: install-test
 	$(BIN)/python bench/streaming.py
 
 clean:
