@@ -192,15 +192,44 @@ class WireLog:
         return "".join(u["content"]["text"] for u in self.updates(session_id, kind, since))
 
 
-class AgentView(WireLog):
+# The running agent a view attaches to: ``RunningAgent`` (v1) or ``V2Agent``.
+Agent = TypeVar("Agent", bound="Viewed")
+
+
+class Viewed(Protocol):
+    """What a view needs of the agent it attaches to."""
+
+    process: asyncio.subprocess.Process
+    stderr: bytearray
+    view: Any
+
+
+class AgentView(WireLog, Generic[Agent]):
     """A test's view of an agent that other tests of its module may share: it records only the answers to
     its own requests and the messages that name one of its own sessions (or none).
 
     The agent (``RunningAgent`` or ``V2Agent``) reports every message to its current ``view``.
     """
 
-    _agent: Any = None
+    _agent: Agent | None = None
     _sessions: set[str]
+    stderr: bytearray
+
+    def attach(self, agent: Agent) -> None:
+        """Report to this view from now on: the agent's messages, and its stderr."""
+        self._agent = agent
+        self.stderr = agent.stderr
+        agent.view = self
+
+    @property
+    def agent(self) -> Agent:
+        if self._agent is None:
+            raise RuntimeError("initialize first: a shared agent is chosen by the initialize params")
+        return self._agent
+
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        return self.agent.process
 
     def detach(self) -> None:
         if self._agent is not None and self._agent.view is self:
@@ -256,7 +285,7 @@ class RunningAgent:
         return await self.view.client(method, params, is_notification)
 
 
-class AgentHarness(AgentView):
+class AgentHarness(AgentView[RunningAgent]):
     """One test's view of a running demo agent: its own requests and everything about its own sessions.
 
     The agent may be shared by the module's tests (``SharedAgents``), so the view records only responses
@@ -277,26 +306,14 @@ class AgentHarness(AgentView):
         self._sessions: set[str] = set()
 
     # -- the agent -------------------------------------------------------------------------------------
-    def attach(self, agent: RunningAgent, *, initialized: bool) -> None:
-        self._agent = agent
+    def attach(self, agent: RunningAgent, *, initialized: bool = False) -> None:
         self._first_id = agent.next_request_id
         self._initialized_before = initialized
-        self.stderr = agent.stderr
-        agent.view = self
-
-    @property
-    def agent(self) -> RunningAgent:
-        if self._agent is None:
-            raise RuntimeError("initialize first: a shared agent is chosen by the initialize params")
-        return self._agent
+        super().attach(agent)
 
     @property
     def conn(self) -> Connection:
         return self.agent.conn
-
-    @property
-    def process(self) -> asyncio.subprocess.Process:
-        return self.agent.process
 
     # -- recording -------------------------------------------------------------------------------------
     def sent(self, message: Json) -> None:

@@ -106,7 +106,7 @@ class V2Agent:
         await self.send_line({"jsonrpc": "2.0", "id": request["id"], "result": {"outcome": outcome}})
 
 
-class V2Harness(AgentView):
+class V2Harness(AgentView[V2Agent]):
     """One test's view of a demo agent spoken to in ACP v2: its own requests and its own sessions.
 
     Like the v1 ``AgentHarness``, it may share its agent with the module's other tests and then records
@@ -127,21 +127,6 @@ class V2Harness(AgentView):
         self._sessions: set[str] = set()
 
     # -- the agent -------------------------------------------------------------------------------------
-    def attach(self, agent: V2Agent) -> None:
-        self._agent = agent
-        self.stderr = agent.stderr
-        agent.view = self
-
-    @property
-    def agent(self) -> V2Agent:
-        if self._agent is None:
-            raise RuntimeError("initialize first: a shared agent is chosen by the initialize params")
-        return self._agent
-
-    @property
-    def process(self) -> asyncio.subprocess.Process:
-        return self.agent.process
-
     @property
     def lines(self) -> list[Any]:
         return self.agent.lines
