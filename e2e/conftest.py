@@ -4,6 +4,8 @@ One server and demo agent per test process (starting them is not what these test
 seconds on a loaded machine); every test gets a new, empty session on it (`server`), the shop workspace
 as it was, and a fresh browser context signed in with the server's cookie (`page`). Tests that need a
 server of their own (another agent, other flags, the token link) start one, e.g. with `fresh_server`.
+The servers run on a thread of the test process (`tests.live.serve_in_thread`), each with a real port and
+a real agent subprocess; a test that stops the server or needs its own environment uses `run_server`.
 
 The browser is the system's Chromium (Debian's `chromium-headless-shell` or `chromium`, or
 WEBCLIENT_CHROMIUM); Playwright's own browser download is not needed. Screenshots of key states go to
@@ -33,7 +35,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 
 from e2e.layouts import LAYOUTS, Layout
 from e2e.session_setup import fresh_session, wait_until_agent_ready
-from tests.live import LiveServer, run_server
+from tests.live import LiveServer, serve_in_thread
 
 # Flags a headless Chromium needs on a locked-down machine with no network beyond loopback.
 CHROMIUM_ARGS = [
@@ -200,12 +202,11 @@ def own_demo_server(name: str, *extra_args: str) -> tuple[Any, Any, Any]:
 def demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterator[LiveServer]:
     """A server with the demo agent in `shop`, its agent ready; stopped when the block ends."""
     env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
-    with run_server(cwd=shop, env=env, extra_args=extra_args, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
-        try:
-            wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
-        except AssertionError:
-            print(f"--- server output ---\n{live.log()}")
-            raise
+    serving = serve_in_thread(
+        cwd=shop, agent_env=env, extra_args=extra_args, startup_timeout=AGENT_STARTUP_TIMEOUT
+    )
+    with serving as live:
+        wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
         yield live
 
 
@@ -237,7 +238,7 @@ def new_test_session(shared_server: LiveServer, demo_state: Path) -> LiveServer:
 def fresh_server(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
     """A server of the test's own, just started: its `url` is the token link it printed."""
     env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state"), **FAST_DEMO}
-    with run_server(cwd=e2e_workspace, env=env, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
+    with serve_in_thread(cwd=e2e_workspace, agent_env=env, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
         yield live
 
 

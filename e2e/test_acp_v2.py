@@ -14,7 +14,7 @@ from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import agent_messages, user_messages
-from tests.live import LiveServer, run_server, scripted_agent
+from tests.live import LiveServer, scripted_agent, serve_in_thread
 
 # The stored sessions come from the agent's session/list after each close: on a busy machine, a while.
 LIST_TIMEOUT_MS = 30_000
@@ -146,7 +146,7 @@ def test_the_mode_is_a_config_option_the_agent_and_the_user_both_change(
 def test_auto_with_a_v1_agent_says_v1_and_the_inspector_tells_of_the_fallback(
     browser: Browser, e2e_workspace: Path
 ) -> None:
-    with run_server(
+    with serve_in_thread(
         agent=scripted_agent("echo_agent"),
         cwd=e2e_workspace,
         extra_args=["--protocol", "auto"],

@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.test_suggestions import agent_messages, prompt, user_messages
-from tests.live import LiveServer, run_server, scripted_agent
+from tests.live import LiveServer, scripted_agent, serve_in_thread
 
 
 def open_ready(page: Page, server: LiveServer) -> None:
@@ -88,7 +88,7 @@ def test_another_agent_is_welcomed_with_its_own_commands(
     sized_page: Page, e2e_workspace: Path, layout: Layout
 ) -> None:
     page = sized_page
-    with run_server(agent=scripted_agent("commands_agent"), cwd=e2e_workspace) as server:
+    with serve_in_thread(agent=scripted_agent("commands_agent"), cwd=e2e_workspace) as server:
         open_ready(page, server)
         welcome = page.get_by_test_id("welcome")
         expect(welcome).to_contain_text("scripted 0")

@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from e2e.conftest import AGENT_STARTUP_TIMEOUT, sign_in
 from e2e.screenshots import screenshot
 from e2e.session_setup import fresh_session
-from tests.live import LiveServer, run_server, scripted_agent
+from tests.live import LiveServer, scripted_agent, serve_in_thread
 
 END = "\u2016"  # the scripted agent's end marker
 
@@ -18,7 +18,7 @@ END = "\u2016"  # the scripted agent's end marker
 @pytest.fixture(scope="module")
 def stream_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """One server with the streaming agent for the module; each test asks in a new session of its own."""
-    with run_server(agent=scripted_agent("stream"), cwd=tmp_path_factory.mktemp("stream")) as live:
+    with serve_in_thread(agent=scripted_agent("stream"), cwd=tmp_path_factory.mktemp("stream")) as live:
         yield live
 
 

@@ -25,7 +25,7 @@ from e2e.test_suggestions import (
     text,
     user_messages,
 )
-from tests.live import LiveServer, run_server
+from tests.live import LiveServer, serve_in_thread
 
 STYLES = ("chips", "list", "ghost")
 SELECTABLE = ("chips", "list")  # the styles that show every suggestion as something to select
@@ -292,8 +292,9 @@ def test_more_reveals_every_suggestion_in_place(page: Page, server: LiveServer) 
 
 @pytest.fixture
 def list_server(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
-    env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state"), "WEBCLIENT_SUGGESTION_STYLE": "list"}
-    with run_server(cwd=e2e_workspace, env=env) as live:
+    state = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}
+    style = ["--suggestion-style", "list"]
+    with serve_in_thread(cwd=e2e_workspace, extra_args=style, agent_env=state) as live:
         yield live
 
 

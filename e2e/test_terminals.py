@@ -14,14 +14,14 @@ from e2e.accessibility import AXE, BLOCKING, describe
 from e2e.conftest import sign_in
 from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
-from tests.live import LiveServer, run_server, scripted_agent
+from tests.live import LiveServer, scripted_agent, serve_in_thread
 
 VIEWS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture
 def terminal_server(e2e_workspace: Path) -> Iterator[LiveServer]:
-    with run_server(scripted_agent("uses_terminals"), cwd=e2e_workspace) as live:
+    with serve_in_thread(scripted_agent("uses_terminals"), cwd=e2e_workspace) as live:
         yield live
 
 

@@ -19,7 +19,7 @@ from e2e import screenshots
 from e2e.accessibility import describe, violations
 from e2e.conftest import open_signed_in
 from e2e.screenshots import screenshot
-from tests.live import LiveServer, http_get, run_server, scripted_agent
+from tests.live import LiveServer, http_get, scripted_agent, serve_in_thread
 
 VARIANTS = [
     ("desktop", {"width": 1280, "height": 800}, "light"),
@@ -49,8 +49,8 @@ def scripted(tmp_path: Path) -> Iterator[Start]:
     """Start servers with scripted agents from tests/agents/; all are stopped after the test."""
     with ExitStack() as stack:
 
-        def start(name: str, *args: str, env: dict[str, str] | None = None) -> LiveServer:
-            return stack.enter_context(run_server(scripted_agent(name, *args), cwd=tmp_path, env=env))
+        def start(name: str, *args: str, **settings: Any) -> LiveServer:
+            return stack.enter_context(serve_in_thread(scripted_agent(name, *args), cwd=tmp_path, **settings))
 
         yield start
 
@@ -198,7 +198,7 @@ def test_a_write_to_git_config_asks_first_with_the_path_and_the_diff_and_reject_
 def test_an_agent_that_ignores_cancel_can_be_stopped_and_the_conversation_stays(
     page: Page, scripted: Start
 ) -> None:
-    server = scripted("ignores_cancel", env={"WEBCLIENT_CANCEL_GRACE": "1"})
+    server = scripted("ignores_cancel", cancel_grace=1.0)
     open_signed_in(page, server)
     status = page.get_by_test_id("agent-status")
     expect(status).to_have_attribute("data-state", "ready")

@@ -1,7 +1,13 @@
-"""A real webclient server in a subprocess, for integration and browser tests.
+"""A real webclient server listening on a real port, for integration and browser tests.
 
-The server is started exactly as a user starts it (`python -m webclient --port 0 --no-browser`), its
-printed URL is read, and its output is kept so a failing start shows what went wrong.
+`run_server` starts it exactly as a user does (`python -m webclient --port 0 --no-browser`) in a
+subprocess, reads its printed URL, and keeps its output so a failing start shows what went wrong: for what
+only the whole program can show (the command line, start-up, stopping, the process's memory).
+
+`serve_in_thread` runs the same server, configured from the same command line, on a thread of the test's
+own process. It answers on its port like the subprocess, with a real agent subprocess of its own; it only
+skips a Python start and the import of the web stack, which the test process already paid for (each
+subprocess server costs over half a second of CPU before it answers).
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from typing import Any
 
 import httpx
 import websockets
+
+from webclient.web.cli import bind, build_server, settings_from_args, url_for
 
 ROOT = Path(__file__).resolve().parent.parent
 AGENTS = Path(__file__).resolve().parent / "agents"
@@ -51,7 +59,7 @@ class LiveServer:
     """
 
     url: str
-    process: subprocess.Popen[str]
+    process: subprocess.Popen[str] | None  # None for a server on a thread of this process
     output: list[str] = field(default_factory=list)
     base: str = ""
     token: str = ""
@@ -136,6 +144,69 @@ def run_server(
             process.kill()
             process.wait()
         reader.join(timeout=5)
+
+
+@contextmanager
+def serve_in_thread(
+    agent: str | None = None,
+    cwd: Path | None = None,
+    extra_args: Sequence[str] = (),
+    agent_env: dict[str, str] | None = None,
+    startup_timeout: float = 60.0,
+    **settings: Any,
+) -> Iterator[LiveServer]:
+    """Run the server on a thread of this process; yield it once it answers; stop it afterwards.
+
+    It is configured by the command line a user would give (`extra_args`, `--agent`, `--cwd`), the
+    settings are read as the CLI reads them, and the uvicorn server is the one the CLI builds. The agent's
+    environment is this process's with `agent_env` added (as `--agent-env KEY=VALUE`). Keyword arguments
+    set settings the command line has no flag for (as their `WEBCLIENT_*` variables would); the server's
+    own environment is the test process's, so a test that needs another uses `run_server`.
+    """
+    argv = ["--port", "0", "--no-browser", *extra_args]
+    if agent is not None:
+        argv += ["--agent", agent]
+    if cwd is not None:
+        argv += ["--cwd", str(cwd)]
+    for pair in {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5", **(agent_env or {})}.items():
+        argv += ["--agent-env", "=".join(pair)]
+    config = settings_from_args(argv).model_copy(update=settings)
+    config.check_host()
+    sock = bind(config.host, config.port)
+    server = build_server(config, sock)
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(server.serve(sockets=[sock]))
+        except BaseException as exc:  # reported by the test thread, which is waiting on it
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name=f"webclient:{sock.getsockname()[1]}", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while not server.started:
+            if failure or not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"webclient did not start on its thread: {failure or 'timed out'}")
+            time.sleep(0.01)
+        live = LiveServer(url=url_for(config.host, sock.getsockname()[1], config.token), process=None)
+        _wait_until_answering(live, deadline)
+        yield live
+    finally:
+        _stop_thread_server(server, thread)
+        sock.close()
+
+
+def _stop_thread_server(server: Any, thread: threading.Thread) -> None:
+    """Stop as Ctrl+C does (the lifespan stops the agent), forcing it if a connection holds it up."""
+    server.should_exit = True
+    thread.join(timeout=15)
+    if thread.is_alive():
+        server.force_exit = True
+        thread.join(timeout=15)
+    if thread.is_alive():
+        raise RuntimeError("webclient on its thread did not stop within 30 s")
 
 
 def _wait_until_answering(server: LiveServer, deadline: float) -> None:

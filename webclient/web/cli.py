@@ -16,13 +16,16 @@ import sys
 import threading
 import webbrowser
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from webclient import __version__
 from webclient.errors import SettingsError
 from webclient.settings import Settings
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -157,16 +160,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def serve(settings: Settings, sock: socket.socket) -> None:
     """Import the server (the slow part of start-up) and serve on the bound socket until interrupted."""
-    import uvicorn
-
-    from webclient.web.app import create_app
-
-    app = create_app(settings, sock.getsockname()[1])
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
-    server = uvicorn.Server(config)
+    server = build_server(settings, sock)
     # uvicorn shuts down gracefully (stopping the agent's process group) on SIGINT and SIGTERM. A closed
     # terminal sends SIGHUP, whose default would end us at once and leave the agent running: the
     # agent has its own session, so the terminal's hangup does not reach it.
     signal.signal(signal.SIGHUP, server.handle_exit)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
+
+
+def build_server(settings: Settings, sock: socket.socket) -> uvicorn.Server:
+    """The uvicorn server for the app on `sock` (bound by `bind`), not yet serving: `serve` runs it."""
+    import uvicorn
+
+    from webclient.web.app import create_app
+
+    app = create_app(settings, sock.getsockname()[1])
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+    return uvicorn.Server(config)
