@@ -5,9 +5,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
-# Test processes (pytest-xdist). Each takes whole test files; the order and why are in conftest.py. Three
-# on a 2-core machine: tests wait on agents and the browser often enough that a third fills the gaps.
-TEST_WORKERS ?= 3
+# Test processes (pytest-xdist). Each takes whole test files; the order and why are in conftest.py. On a
+# 2-core machine: four while the tests of tests/ wait on agents and timeouts, three of which go on to the
+# browser tests (a fourth browser, server and demo agent would cost more than it gains).
+TEST_WORKERS ?= 4
+BROWSER_WORKERS ?= 3
 
 .PHONY: run test screenshots install install-test install-dev browser lint typecheck bench clean
 
@@ -50,12 +52,12 @@ browser:
 # suite would otherwise compile webclient from source again.
 test: install-test browser
 	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --browser-workers $(BROWSER_WORKERS) $(ARGS)
 
 # The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
 # phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.
 screenshots: install-test browser
-	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) e2e $(ARGS)
+	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .

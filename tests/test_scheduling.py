@@ -1,0 +1,55 @@
+"""The root conftest's placement of test files on `make test`'s workers, in a pytest run of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = """
+import os
+
+def test_records_where_it_ran(request):
+    with open(os.environ["PLACEMENT_LOG"], "a") as log:
+        log.write(f"{os.environ['PYTEST_XDIST_WORKER']} {request.node.nodeid.split('::')[0]}\\n")
+"""
+
+
+def test_browser_files_go_to_at_most_the_limit_of_workers_and_never_before_a_tests_file(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makeconftest((ROOT / "conftest.py").read_text())
+    for name in ("tests/test_a.py", "tests/test_b.py", "tests/test_c.py", "e2e/test_x.py", "e2e/test_y.py"):
+        path = pytester.path / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(RECORD)
+    log = pytester.path / "placement.log"
+    monkeypatch.setenv("PLACEMENT_LOG", str(log))
+
+    result = pytester.runpytest(
+        "-n",
+        "3",
+        "--dist",
+        "loadfile",
+        "--browser-workers",
+        "1",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:asyncio",
+    )
+
+    result.assert_outcomes(passed=5)
+    runs = [line.split() for line in log.read_text().splitlines()]
+    assert sorted(path for _, path in runs) == [
+        "e2e/test_x.py", "e2e/test_y.py", "tests/test_a.py", "tests/test_b.py", "tests/test_c.py"
+    ]  # fmt: skip
+    browsing = {worker for worker, path in runs if path.startswith("e2e/")}
+    assert len(browsing) == 1
+    for worker in browsing:
+        paths = [path for who, path in runs if who == worker]
+        first_browser = next(i for i, path in enumerate(paths) if path.startswith("e2e/"))
+        assert all(path.startswith("e2e/") for path in paths[first_browser:]), paths
