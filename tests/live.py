@@ -168,7 +168,8 @@ def serve_in_thread(
         argv += ["--agent", agent]
     if cwd is not None:
         argv += ["--cwd", str(cwd)]
-    for pair in {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5", **(agent_env or {})}.items():
+    paced = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5"} if agent is None else {}  # the demo agent's streaming
+    for pair in {**paced, **(agent_env or {})}.items():
         argv += ["--agent-env", "=".join(pair)]
     config = settings_from_args(argv).model_copy(update=settings)
     config.check_host()

@@ -1,5 +1,6 @@
 """Agents as people run them: the user's environment, a settings file with several agents and MCP
-servers, and sign-in with environment variables. A real server subprocess, scripted agents, a tab."""
+servers, and sign-in with environment variables. A real server (on a thread of this process, or a
+subprocess where its own environment is what is tested), scripted agents, a tab."""
 
 from __future__ import annotations
 
@@ -16,7 +17,16 @@ from typing import Any
 import pytest
 
 from tests.integration.support import Page, eventually, has_notice, started, status_is, turn_finished
-from tests.live import AGENTS, ROOT, LiveServer, http_get, open_tab, run_server, scripted_agent
+from tests.live import (
+    AGENTS,
+    ROOT,
+    LiveServer,
+    http_get,
+    open_tab,
+    run_server,
+    scripted_agent,
+    serve_in_thread,
+)
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.state import MessageItem, SessionState, TurnState
 from webclient.errors import Refused
@@ -27,15 +37,29 @@ SECRET_TOKEN = "tok-" + "s3cret" * 6
 
 
 @pytest.fixture
-def start(workspace: Path, tmp_path: Path) -> Iterator[Start]:
-    """A live server in `workspace`, with its own empty XDG config folder unless told otherwise."""
+def start(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Start]:
+    """A live server in `workspace` on a thread of this process, with an empty XDG config folder of its
+    own. `env` is set in this process's environment for the test, which the server reads as its own and
+    its agent inherits, as a subprocess server's would be."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     with ExitStack() as stack:
 
         def run(*args: str, agent: str | None = None, env: dict[str, str] | None = None) -> LiveServer:
-            base = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
-            return stack.enter_context(
-                run_server(agent, cwd=workspace, extra_args=args, env={**base, **(env or {})})
-            )
+            for name, value in (env or {}).items():
+                monkeypatch.setenv(name, value)
+            return stack.enter_context(serve_in_thread(agent, cwd=workspace, extra_args=args))
+
+        yield run
+
+
+@pytest.fixture
+def start_process(workspace: Path, tmp_path: Path) -> Iterator[Start]:
+    """Like `start`, but the server is a subprocess started with `env` added to this process's."""
+    with ExitStack() as stack:
+
+        def run(*args: str, agent: str | None = None, env: dict[str, str] | None = None) -> LiveServer:
+            full = {"XDG_CONFIG_HOME": str(tmp_path / "xdg"), **(env or {})}
+            return stack.enter_context(run_server(agent, cwd=workspace, extra_args=args, env=full))
 
         yield run
 
@@ -56,8 +80,9 @@ async def read_report(path: Path) -> dict[str, Any]:
 
 
 async def test_the_agent_inherits_the_users_environment_but_not_webclients_own_or_its_token(
-    start: Start, tmp_path: Path
+    start_process: Start, tmp_path: Path
 ) -> None:
+    # A server process of its own: what is tested is what a user's environment passes on to the agent.
     report = tmp_path / "report.json"
     entry = {
         "command": sys.executable,
@@ -73,7 +98,7 @@ async def test_the_agent_inherits_the_users_environment_but_not_webclients_own_o
         "WEBCLIENT_INITIALIZE_TIMEOUT": "40",
         "LEAKS_THE_TOKEN": f"prefix-{SECRET_TOKEN}",
     }
-    server = start(
+    server = start_process(
         "--config", str(config), "--agent-env", "FROM_CLI=cli", "--agent-env", "SHARED=cli",
         agent="Reporter", env=env,
     )  # fmt: skip
