@@ -19,7 +19,7 @@ from e2e.accessibility import describe, violations
 from e2e.conftest import open_signed_in, sign_in
 from e2e.screenshots import screenshot
 from e2e.test_suggestions import agent_messages, chips, prompt
-from tests.live import AGENTS, LiveServer, run_server, scripted_agent
+from tests.live import AGENTS, LiveServer, scripted_agent, serve_in_thread
 
 VARIANTS = {
     "desktop-light": ({"width": 1280, "height": 800}, "light"),
@@ -30,20 +30,28 @@ VARIANTS = {
 
 
 @pytest.fixture
-def two_agents(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
+def own_config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty XDG config folder for the test, where its servers (on threads of this process) read and
+    remember sign-ins."""
+    home = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def two_agents(e2e_workspace: Path, tmp_path: Path, own_config_home: Path) -> Iterator[LiveServer]:
     """The demo agent and a scripted "Echo" agent from a settings file."""
     config = tmp_path / "settings.json"
     echo = {"command": sys.executable, "args": [str(AGENTS / "echo_agent.py")]}
     config.write_text("// two agents\n" + json.dumps({"agent_servers": {"Echo": echo}}))
-    env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
-    with run_server(cwd=e2e_workspace, extra_args=["--config", str(config)], env=env) as live:
+    state = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}
+    with serve_in_thread(cwd=e2e_workspace, extra_args=["--config", str(config)], agent_env=state) as live:
         yield live
 
 
 @pytest.fixture
-def key_agent(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
-    env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
-    with run_server(scripted_agent("env_sign_in"), cwd=e2e_workspace, env=env) as live:
+def key_agent(e2e_workspace: Path, own_config_home: Path) -> Iterator[LiveServer]:
+    with serve_in_thread(scripted_agent("env_sign_in"), cwd=e2e_workspace) as live:
         yield live
 
 
@@ -86,10 +94,10 @@ def shoot_here(page: Page, name: str) -> None:
 
 
 @pytest.fixture
-def slow_agent(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
+def slow_agent(e2e_workspace: Path, tmp_path: Path, own_config_home: Path) -> Iterator[LiveServer]:
     """An agent whose session/new takes 4 s (as claude-agent-acp's takes about 1.5 s), except the first."""
     agent = scripted_agent("env_report", str(tmp_path / "report.json"), "4", "2")
-    with run_server(agent, cwd=e2e_workspace, env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")}) as live:
+    with serve_in_thread(agent, cwd=e2e_workspace) as live:
         yield live
 
 
