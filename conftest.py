@@ -41,7 +41,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _group(item: pytest.Item) -> int:
-    return 1 if item.nodeid.startswith(BROWSER_TESTS) else 0
+    return 1 if _is_browser_file(item.nodeid) else 0
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -61,7 +61,8 @@ class LimitedBrowserScheduling(LoadFileScheduling):
     A worker is given the first file in the queue it may take: any file while it runs browser tests or
     fewer than `limit` workers do, otherwise only a file of `tests/`. A worker with nothing it may take is
     shut down (it finishes what it has). Built on pytest-xdist 3.8's `LoadScopeScheduling`, whose
-    `_assign_work_unit` this replaces; pyproject.toml pins that version.
+    `_assign_work_unit` (which hands out the first file in line) this wraps; pyproject.toml pins that
+    version.
     """
 
     def __init__(self, config: pytest.Config, log: Any, limit: int) -> None:
@@ -75,10 +76,8 @@ class LimitedBrowserScheduling(LoadFileScheduling):
         if scope is None:
             node.shutdown()
             return
-        work_unit = self.workqueue.pop(scope)
-        self.assigned_work.setdefault(node, {})[scope] = work_unit
-        collection = self.registered_collections[node]
-        node.send_runtest_some([collection.index(nodeid) for nodeid, done in work_unit.items() if not done])
+        self.workqueue.move_to_end(scope, last=False)  # xdist's own assignment takes the first in line
+        super()._assign_work_unit(node)
 
 
 def _is_browser_file(scope: str) -> bool:

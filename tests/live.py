@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
 import websockets
 
 from webclient.web.cli import bind, build_server, settings_from_args, url_for
@@ -104,11 +105,7 @@ def run_server(
     startup_timeout: float = 60.0,
 ) -> Iterator[LiveServer]:
     """Start the server; yield it once it printed its URL; stop it and reap it afterwards."""
-    argv = [sys.executable, "-m", "webclient", "--port", "0", "--no-browser", *extra_args]
-    if agent is not None:
-        argv += ["--agent", agent]
-    if cwd is not None:
-        argv += ["--cwd", str(cwd)]
+    argv = [sys.executable, "-m", "webclient", *_command_line(agent, cwd, extra_args)]
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", "WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5", **(env or {})}
     process = subprocess.Popen(
         argv, cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -163,11 +160,7 @@ def serve_in_thread(
     set settings the command line has no flag for (as their `WEBCLIENT_*` variables would); the server's
     own environment is the test process's, so a test that needs another uses `run_server`.
     """
-    argv = ["--port", "0", "--no-browser", *extra_args]
-    if agent is not None:
-        argv += ["--agent", agent]
-    if cwd is not None:
-        argv += ["--cwd", str(cwd)]
+    argv = _command_line(agent, cwd, extra_args)
     paced = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5"} if agent is None else {}  # the demo agent's streaming
     for pair in {**paced, **(agent_env or {})}.items():
         argv += ["--agent-env", "=".join(pair)]
@@ -199,7 +192,7 @@ def serve_in_thread(
         sock.close()
 
 
-def _stop_thread_server(server: Any, thread: threading.Thread) -> None:
+def _stop_thread_server(server: uvicorn.Server, thread: threading.Thread) -> None:
     """Stop as Ctrl+C does (the lifespan stops the agent), forcing it if a connection holds it up."""
     server.should_exit = True
     thread.join(timeout=15)
@@ -208,6 +201,16 @@ def _stop_thread_server(server: Any, thread: threading.Thread) -> None:
         thread.join(timeout=15)
     if thread.is_alive():
         raise RuntimeError("webclient on its thread did not stop within 30 s")
+
+
+def _command_line(agent: str | None, cwd: Path | None, extra_args: Sequence[str]) -> list[str]:
+    """webclient's arguments for a test server: any free port, no browser, then the test's own."""
+    argv = ["--port", "0", "--no-browser", *extra_args]
+    if agent is not None:
+        argv += ["--agent", agent]
+    if cwd is not None:
+        argv += ["--cwd", str(cwd)]
+    return argv
 
 
 def _wait_until_answering(server: LiveServer, deadline: float) -> None:
