@@ -61,9 +61,8 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
             expect(error).to_be_visible()
             expect(error).to_have_attribute("data-status", "401")
             expect(error).to_contain_text("What to do")
-            # Styled like the app: its stylesheet applies under the strict CSP.
-            radius = error.evaluate("el => getComputedStyle(el).borderTopLeftRadius")
-            assert radius == "10px", radius
+            # Styled like the app: its stylesheet applies under the strict CSP (once it has loaded).
+            expect(error).to_have_css("border-top-left-radius", "10px")
             assert_accessible(page, "the signed-out page")
             shoot(page, "signed-out", layout)
 

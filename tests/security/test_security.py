@@ -8,6 +8,7 @@ server subprocess.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from websockets.exceptions import InvalidStatus
 from tests.inprocess import PORT, TOKEN, InProcessApp, run_app, wait_until_ready
 from tests.integration.support import Page, has_notice, turn_finished
 from tests.live import ROOT, LiveServer, http_get, run_server, scripted_agent
+from webclient.views import assets
 from webclient.web.cli import main
 
 
@@ -99,6 +101,24 @@ def test_the_page_with_the_cookie_is_served_with_a_strict_csp_and_no_referrer(
     assert "'unsafe-eval'" not in policy.get("script-src", policy["default-src"])
     assert response.headers["referrer-policy"] == "no-referrer"
     assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_pages_bundles_are_served_without_a_cookie_under_the_csp_and_kept_for_good(
+    app: InProcessApp, cookie: str
+) -> None:
+    page = app.client.get("/s/s1", headers={"cookie": cookie}).text
+    links = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert links == [assets.url("css")] and scripts == [assets.url("js")]
+    for url, kind in ((links[0], "text/css"), (scripts[0], "text/javascript")):
+        response = app.client.get(url)  # no cookie: static files are public, as the error pages need
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith(kind)
+        assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert csp(response)["default-src"] == "'self'"
+        assert response.content == assets.find(url.rsplit("/", 1)[1]).body  # type: ignore[union-attr]
+    assert app.client.get("/static/bundles/page-0000000000000000.js").status_code == 404
+    assert app.client.get("/static/app.css").status_code == 200  # the sources stay served too
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", None])

@@ -17,7 +17,7 @@ from webclient.acp.controls import (
 )
 from webclient.acp.models import Command
 from webclient.domain.state import Aspect, SessionState
-from webclient.views import render
+from webclient.views import assets, render
 from webclient.web.actions import BadAction, SetConfigOptionAction, SetModeAction, parse_action
 
 HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(1) id=composer hx-get=/x ws-send>'
@@ -149,7 +149,9 @@ def test_page_includes_the_slash_menu_and_its_script() -> None:
     state.commands = (Command(name="help", description="Help"),)
     html = render.page(state, ws_path="/ws/s1")
     assert html.count('data-testid="slash-menu"') == 1
-    assert any(t.name == "script" and t.attrs.get("src") == "/static/slash.js" for t in tags(html))
+    script = assets.bundle("js")
+    assert any(t.name == "script" and t.attrs.get("src") == script.url for t in tags(html))
+    assert "slash.js" in script.sources
 
 
 # --- actions --------------------------------------------------------------------------------------------

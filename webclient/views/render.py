@@ -17,7 +17,7 @@ from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
 from webclient.domain.picker import FoundFile
 from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, Item, SessionState
-from webclient.views import hidden_chars
+from webclient.views import assets, hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
 from webclient.views.diff import patch_lines, unified
 from webclient.views.markdown import render_markdown
@@ -49,6 +49,7 @@ def environment() -> Environment:
     env.filters["uri_name"] = uri_name
     env.filters["terminal_text"] = terminal_text
     env.globals["static"] = _static_url
+    env.globals["bundle_url"] = assets.url
     env.globals["chip_view"] = chip_view
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)

@@ -14,7 +14,7 @@ from webclient.domain.live_session import LiveSession
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import SessionState
 from webclient.settings import Settings
-from webclient.views import render
+from webclient.views import assets, render
 from webclient.views.inspector import InspectorFeed
 from webclient.views.live import LiveHub
 from webclient.views.paths import STATIC_DIR
@@ -53,6 +53,17 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = sessions
     app.state.policy = policy
+
+    # Before the mount, which would answer every path under /static/.
+    @app.get(assets.URL_PREFIX + "{file_name}")
+    async def bundle(file_name: str) -> Response:
+        """The page's stylesheets or scripts as one file, cacheable for good (views/assets.py)."""
+        found = assets.find(file_name)
+        if found is None:
+            raise HTTPException(status_code=404, detail="no such bundle")
+        headers = {"cache-control": assets.CACHE_FOREVER}
+        return Response(found.body, media_type=found.media_type, headers=headers)
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def live_or_404(local_id: str) -> LiveSession[LiveHub]:
