@@ -193,10 +193,12 @@ def test_notices_speak_plainly_collapse_repeats_and_keep_the_detail_one_click_aw
 
 
 def test_the_inspector_opens_beside_the_conversation_and_leaves_the_composer_usable(
-    sized_page: Page, server: LiveServer, layout: Layout
+    sized_page: Page, fresh_server: LiveServer, layout: Layout
 ) -> None:
+    # A server of its own: on the shared one, the connection-wide messages of every earlier test (a
+    # `session/list` after each turn) fill the panel to its 500 entries, which costs seconds to scan.
     page = sized_page
-    open_ready(page, server)
+    open_ready(page, fresh_server)
     prompt(page, "help")
     dismiss_chips(page)
     if layout.phone:
