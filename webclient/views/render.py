@@ -40,6 +40,9 @@ def environment() -> Environment:
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=False,
         lstrip_blocks=False,
+        # Templates do not change under a running server (restart it after editing one); checking would
+        # stat every partial a fragment includes, at each of the many renders a streamed answer makes.
+        auto_reload=False,
     )
     env.filters["markdown"] = render_markdown
     env.filters["streamed_split"] = _streamed_split
