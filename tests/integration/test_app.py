@@ -21,7 +21,7 @@ from tests.integration.support import (
     status_is,
     turn_finished,
 )
-from tests.live import open_tab
+from tests.live import open_tab, scripted_agent, serve_in_thread
 
 BAD_ACTIONS = {
     "not JSON": ("this is not json", "does not understand"),
@@ -114,3 +114,16 @@ def _snapshot(app: InProcessApp) -> str:
         return tab.first_frame()
     finally:
         tab.close()
+
+
+async def test_a_tab_on_loopback_gets_its_frames_uncompressed(workspace: Path) -> None:
+    with serve_in_thread(scripted_agent("echo_agent"), cwd=workspace) as server:
+        tab = await open_tab(server)
+        try:
+            # Offered, as browsers do, and declined: on loopback compression only costs CPU.
+            assert "permessage-deflate" in tab.socket.request.headers["Sec-WebSocket-Extensions"]
+            assert tab.socket.response.headers.get("Sec-WebSocket-Extensions") is None
+            await tab.wait_for(status_is("ready"))
+        finally:
+            await tab.close()
+

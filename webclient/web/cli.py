@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from webclient import __version__
 from webclient.errors import SettingsError
-from webclient.settings import Settings
+from webclient.settings import Settings, is_loopback
 
 if TYPE_CHECKING:
     import uvicorn
@@ -176,5 +176,10 @@ def build_server(settings: Settings, sock: socket.socket) -> uvicorn.Server:
     from webclient.web.app import create_app
 
     app = create_app(settings, sock.getsockname()[1])
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+    # WebSocket compression only across a network: on loopback it saves no time, and compressing every
+    # frame (and inflating it in the browser) costs CPU at each render of a streamed answer.
+    deflate = not is_loopback(settings.host)
+    config = uvicorn.Config(
+        app, log_level="warning", ws="websockets-sansio", lifespan="on", ws_per_message_deflate=deflate
+    )
     return uvicorn.Server(config)
