@@ -1,9 +1,9 @@
 """Access control: Host and Origin checks, token and cookie, security headers, the agent command.
 
 Whoever can drive the server can run code through the agent, so every check runs against the real app
-(in-process, its agent a real subprocess), and the few that depend on the server process itself (the
-command line, uvicorn's answer to a refused upgrade, the token link over a real socket) against a real
-server subprocess.
+(in-process, its agent a real subprocess). The few that depend on the server itself run against a real
+one: uvicorn's answer to a refused upgrade and the token link over a real socket (the server on a thread
+of this process), and the command line and the printed link (a server subprocess).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from websockets.exceptions import InvalidStatus
 
 from tests.inprocess import PORT, TOKEN, InProcessApp, run_app, wait_until_ready
 from tests.integration.support import Page, has_notice, turn_finished
-from tests.live import ROOT, LiveServer, http_get, run_server, scripted_agent
+from tests.live import ROOT, LiveServer, http_get, run_server, scripted_agent, serve_in_thread
 from webclient.views import assets
 from webclient.web.cli import main
 
@@ -249,7 +249,7 @@ def test_the_command_refuses_a_non_loopback_host_before_it_listens() -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with run_server(scripted_agent("echo_agent"), cwd=tmp_path_factory.mktemp("served")) as live:
+    with serve_in_thread(scripted_agent("echo_agent"), cwd=tmp_path_factory.mktemp("served")) as live:
         yield live
 
 
@@ -282,7 +282,7 @@ def csp_header(server: LiveServer) -> str:
 @pytest.fixture
 def fresh(tmp_path: Path) -> Iterator[LiveServer]:
     """A server of its own, whose token nobody has used yet."""
-    with run_server(scripted_agent("echo_agent"), cwd=tmp_path) as live:
+    with serve_in_thread(scripted_agent("echo_agent"), cwd=tmp_path) as live:
         yield live
 
 
