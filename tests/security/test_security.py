@@ -244,7 +244,7 @@ def test_the_command_refuses_a_non_loopback_host_before_it_listens() -> None:
     assert "running at" not in result.stdout
 
 
-# --- a real server: what the server process does at its own socket ---------------------------------------
+# --- a real server: what it does at its own socket -------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
