@@ -11,17 +11,18 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.test_page import in_view, open_ready
 from e2e.test_suggestions import prompt
-from tests.live import LiveServer, run_server
+from tests.live import LiveServer, serve_in_thread
 
 
 def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_explained(
     sized_page: Page, e2e_workspace: Path, tmp_path: Path, layout: Layout
 ) -> None:
     page = sized_page
-    env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}
+    state = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state")}
     banner = page.get_by_test_id("connection")
     composer = page.get_by_test_id("composer")
-    with run_server(cwd=e2e_workspace, env=env) as first:
+    # Each server stops as Ctrl+C stops it (its agent with it) when its block ends.
+    with serve_in_thread(cwd=e2e_workspace, agent_env=state) as first:
         open_ready(page, first)
         expect(banner).to_be_hidden()
         expect(banner).to_have_attribute("data-state", "open")
@@ -29,67 +30,65 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
         chip = page.get_by_test_id("suggestion").first
         expect(chip).to_be_enabled()
         composer.fill("half a thought")
-        first.process.terminate()
-        first.process.wait(timeout=20)
 
-        expect(banner).to_have_attribute("data-state", "down")
-        expect(banner).to_be_visible()
-        assert in_view(page, banner), "the banner is fixed in the viewport"
-        expect(page.get_by_test_id("send")).to_be_disabled()
-        expect(page.get_by_test_id("new-session")).to_be_disabled()
-        expect(chip).to_be_disabled()
-        expect(composer).to_have_value("half a thought")  # typing goes on; sending waits
+    expect(banner).to_have_attribute("data-state", "down")
+    expect(banner).to_be_visible()
+    assert in_view(page, banner), "the banner is fixed in the viewport"
+    expect(page.get_by_test_id("send")).to_be_disabled()
+    expect(page.get_by_test_id("new-session")).to_be_disabled()
+    expect(chip).to_be_disabled()
+    expect(composer).to_have_value("half a thought")  # typing goes on; sending waits
+    composer.press("Enter")
+    expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(1)
+    assert_accessible(page, "connection lost")
+    shoot(page, "connection-lost", layout)
+    page.get_by_test_id("reconnect").click()  # nobody answers yet: it stays down
+    expect(banner).to_have_attribute("data-state", "down")
+
+    same_port = ["--port", str(first.port)]
+    with serve_in_thread(cwd=e2e_workspace, agent_env=state, extra_args=same_port) as second:
+        # A restarted server has a new token: this page is out of date, and the banner says what to do.
+        # The page's own retry may reach the new server before this click does (on a busy machine the
+        # server takes seconds to start), hiding the button: dispatch the click whatever its state.
+        page.get_by_test_id("reconnect").dispatch_event("click")
+        expect(banner).to_have_attribute("data-state", "expired")
+        expect(banner).to_contain_text("restarted")
+        expect(banner).to_contain_text("?token=")
+        shoot(page, "connection-restarted", layout)
+
+        page.get_by_test_id("reload").click()
+        error = page.get_by_test_id("error-page")
+        expect(error).to_be_visible()
+        expect(error).to_have_attribute("data-status", "401")
+        expect(error).to_contain_text("What to do")
+        # Styled like the app: its stylesheet applies under the strict CSP (once it has loaded).
+        expect(error).to_have_css("border-top-left-radius", "10px")
+        assert_accessible(page, "the signed-out page")
+        shoot(page, "signed-out", layout)
+
+        # The old link says it is out of date; an unknown session says so too, both as pages.
+        page.goto(first.url)
+        expect(error).to_have_attribute("data-status", "401")
+        expect(error).to_contain_text("out of date")
+        open_ready(page, second)
+        page.goto(second.base + "/s/s99")
+        expect(error).to_have_attribute("data-status", "404")
+        expect(error).to_contain_text("not open")
+
+        # The new link works, and the draft from before the restart is still in the composer.
+        open_ready(page, second)
+        expect(banner).to_be_hidden()
+        expect(composer).to_have_value("half a thought")
+        expect(page.get_by_test_id("send")).to_be_enabled()
+
+        # A permission request on screen when the server goes away cannot be answered either.
+        composer.fill("edit src/cart.py")
         composer.press("Enter")
-        expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(1)
-        assert_accessible(page, "connection lost")
-        shoot(page, "connection-lost", layout)
-        page.get_by_test_id("reconnect").click()  # nobody answers yet: it stays down
-        expect(banner).to_have_attribute("data-state", "down")
+        option = page.get_by_test_id("permission").locator("button").first
+        expect(option).to_be_enabled()
 
-        with run_server(cwd=e2e_workspace, env=env, extra_args=["--port", str(first.port)]) as second:
-            # A restarted server has a new token: this page is out of date, and the banner says what to do.
-            # The page's own retry may reach the new server before this click does (on a busy machine the
-            # server takes seconds to start), hiding the button: dispatch the click whatever its state.
-            page.get_by_test_id("reconnect").dispatch_event("click")
-            expect(banner).to_have_attribute("data-state", "expired")
-            expect(banner).to_contain_text("restarted")
-            expect(banner).to_contain_text("?token=")
-            shoot(page, "connection-restarted", layout)
-
-            page.get_by_test_id("reload").click()
-            error = page.get_by_test_id("error-page")
-            expect(error).to_be_visible()
-            expect(error).to_have_attribute("data-status", "401")
-            expect(error).to_contain_text("What to do")
-            # Styled like the app: its stylesheet applies under the strict CSP (once it has loaded).
-            expect(error).to_have_css("border-top-left-radius", "10px")
-            assert_accessible(page, "the signed-out page")
-            shoot(page, "signed-out", layout)
-
-            # The old link says it is out of date; an unknown session says so too, both as pages.
-            page.goto(first.url)
-            expect(error).to_have_attribute("data-status", "401")
-            expect(error).to_contain_text("out of date")
-            open_ready(page, second)
-            page.goto(second.base + "/s/s99")
-            expect(error).to_have_attribute("data-status", "404")
-            expect(error).to_contain_text("not open")
-
-            # The new link works, and the draft from before the restart is still in the composer.
-            open_ready(page, second)
-            expect(banner).to_be_hidden()
-            expect(composer).to_have_value("half a thought")
-            expect(page.get_by_test_id("send")).to_be_enabled()
-
-            # A permission request on screen when the server goes away cannot be answered either.
-            composer.fill("edit src/cart.py")
-            composer.press("Enter")
-            option = page.get_by_test_id("permission").locator("button").first
-            expect(option).to_be_enabled()
-            second.process.terminate()
-            second.process.wait(timeout=20)
-            expect(banner).to_have_attribute("data-state", "down")
-            expect(option).to_be_disabled()
+    expect(banner).to_have_attribute("data-state", "down")
+    expect(option).to_be_disabled()
 
 
 def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
