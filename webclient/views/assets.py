@@ -74,6 +74,7 @@ def find(file_name: str) -> Bundle | None:
 
 @cache
 def bundle(kind: Kind) -> Bundle:
+    """The bundle of `kind`, built from the files in `static/` at the first call of this process."""
     sources = _SOURCES[kind]
     # A comment naming each file, valid in CSS and JavaScript alike, keeps the bundle readable.
     parts = [f"/* {name} */\n" + (STATIC_DIR / name).read_text(encoding="utf-8") for name in sources]
