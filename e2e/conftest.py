@@ -36,6 +36,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 
 from e2e.layouts import LAYOUTS, Layout
 from e2e.session_setup import fresh_session, wait_until_agent_ready
+from tests.chromium import chromium_path
 from tests.live import LiveServer, serve_in_thread
 
 # Flags a headless Chromium needs on a locked-down machine with no network beyond loopback.
@@ -57,15 +58,6 @@ AGENT_STARTUP_TIMEOUT = 60.0
 FAST_DEMO = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "0", "WEBCLIENT_DEMO_SLOW_STEP_MS": "50"}
 
 
-def chromium_path() -> str | None:
-    # The headless shell first: the same engine, at a third of the CPU per page (scripts/ensure-browser).
-    candidates = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
-    for candidate in (os.environ.get("WEBCLIENT_CHROMIUM"), *candidates):
-        if candidate and (found := shutil.which(candidate)):
-            return found
-    return None  # let Playwright use a browser it installed itself, if any
-
-
 # One browser for the whole run: each test still gets a context of its own (cookies, storage, cache).
 @pytest.fixture(scope="session")
 def playwright() -> Iterator[Playwright]:
@@ -75,6 +67,7 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
+    # With no system Chromium, Playwright uses a browser it installed itself, if any.
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
     yield browser
     browser.close()

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.chromium import chromium_path
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# The headless shell where it is installed: the same engine at a third of the CPU, and this run only
+# The headless shell where it is installed (the bench itself prefers the full browser): this run only
 # checks that every figure is still produced.
-CHROMIUM = os.environ.get("WEBCLIENT_CHROMIUM") or shutil.which("chromium-headless-shell")
-CHROMIUM = CHROMIUM or shutil.which("chromium")
+CHROMIUM = chromium_path()
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium-headless-shell or chromium")
