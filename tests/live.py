@@ -39,6 +39,8 @@ URL_PATTERN = re.compile(r"(http://\S+/\?token=\S+)")
 # One TLS context for all the tests' requests. `httpx.get` builds a client, and with it a TLS context that
 # loads the CA bundle: 20 ms of CPU for each request, though every one here is plain HTTP to loopback.
 _TLS = ssl.create_default_context()
+# The demo agent's streaming in test servers: quicker than its 15 ms, still chunk by chunk.
+DEMO_PACE = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5"}
 
 
 def http_get(url: str, **kwargs: Any) -> httpx.Response:
@@ -106,7 +108,7 @@ def run_server(
 ) -> Iterator[LiveServer]:
     """Start the server; yield it once it printed its URL; stop it and reap it afterwards."""
     argv = [sys.executable, "-m", "webclient", *_command_line(agent, cwd, extra_args)]
-    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", "WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5", **(env or {})}
+    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **DEMO_PACE, **(env or {})}
     process = subprocess.Popen(
         argv, cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -161,7 +163,7 @@ def serve_in_thread(
     own environment is the test process's, so a test that needs another uses `run_server`.
     """
     argv = _command_line(agent, cwd, extra_args)
-    paced = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "5"} if agent is None else {}  # the demo agent's streaming
+    paced = DEMO_PACE if agent is None else {}
     for pair in {**paced, **(agent_env or {})}.items():
         argv += ["--agent-env", "=".join(pair)]
     config = settings_from_args(argv).model_copy(update=settings)

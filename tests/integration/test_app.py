@@ -126,4 +126,3 @@ async def test_a_tab_on_loopback_gets_its_frames_uncompressed(workspace: Path) -
             await tab.wait_for(status_is("ready"))
         finally:
             await tab.close()
-
