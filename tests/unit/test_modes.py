@@ -151,7 +151,7 @@ def test_page_includes_the_slash_menu_and_its_script() -> None:
     assert html.count('data-testid="slash-menu"') == 1
     script = assets.bundle("js")
     assert any(t.name == "script" and t.attrs.get("src") == script.url for t in tags(html))
-    assert "slash.js" in script.sources
+    assert "slash.js" in assets.SCRIPTS
 
 
 # --- actions --------------------------------------------------------------------------------------------
