@@ -18,7 +18,8 @@ from tests.integration.support import Harness, eventually, started
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.acp.v2.connection import V2Connection
-from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, TurnState
+from webclient.domain.items import MessageItem, NoticeItem, PermissionItem
+from webclient.domain.state import TurnState
 from webclient.errors import Refused
 from webclient.settings import Settings
 

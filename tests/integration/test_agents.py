@@ -28,7 +28,8 @@ from tests.live import (
     serve_in_thread,
 )
 from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.state import MessageItem, SessionState, TurnState
+from webclient.domain.items import MessageItem
+from webclient.domain.state import SessionState, TurnState
 from webclient.errors import Refused
 from webclient.settings import Settings
 

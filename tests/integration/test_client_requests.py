@@ -17,13 +17,7 @@ from tests.integration.support import Harness, eventually
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.files import MAX_FILE_BYTES
-from webclient.domain.state import (
-    FileWriteItem,
-    MessageItem,
-    NoticeItem,
-    PermissionItem,
-    PermissionState,
-)
+from webclient.domain.items import FileWriteItem, MessageItem, NoticeItem, PermissionItem, PermissionState
 from webclient.errors import Refused
 from webclient.settings import Settings
 

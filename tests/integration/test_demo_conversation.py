@@ -16,7 +16,8 @@ import pytest_asyncio
 from tests.conftest import make_workspace
 from tests.integration.support import Harness, eventually, started
 from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, ToolCallItem, TurnState
+from webclient.domain.items import MessageItem, NoticeItem, PermissionItem, ToolCallItem
+from webclient.domain.state import TurnState
 from webclient.settings import Settings
 
 TURN_SECONDS = 30

@@ -8,7 +8,8 @@ from pathlib import Path
 from tests.integration.support import Harness, eventually
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.state import Aspect, MessageItem, NoticeItem, TurnState
+from webclient.domain.items import MessageItem, NoticeItem
+from webclient.domain.state import Aspect, TurnState
 from webclient.settings import Settings
 from webclient.views import render
 

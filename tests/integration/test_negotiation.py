@@ -16,7 +16,8 @@ import pytest
 from tests.integration.support import Harness, eventually, started
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.state import MessageItem, NoticeItem, TurnState
+from webclient.domain.items import MessageItem, NoticeItem
+from webclient.domain.state import TurnState
 from webclient.settings import Settings
 
 # Every scripted v1 agent that answers `initialize` and opens a session without a sign-in.

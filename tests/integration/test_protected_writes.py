@@ -20,7 +20,7 @@ from tests.integration.test_client_requests import answers, permission
 from tests.live import scripted_agent
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.approval import ALLOW, REJECT
-from webclient.domain.state import FileWriteItem, NoticeItem, PermissionItem, PermissionState
+from webclient.domain.items import FileWriteItem, NoticeItem, PermissionItem, PermissionState
 from webclient.settings import Settings
 
 CONFIG = "[core]\n\tbare = false\n"

@@ -20,8 +20,9 @@ from tests.integration.support import Harness, eventually
 from tests.live import scripted_agent
 from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES
 from webclient.acp.models import AgentStatus, NoticeLevel, TextPart
+from webclient.domain.items import MessageItem, NoticeItem
 from webclient.domain.live_session import SUGGESTION_GRACE_SECONDS
-from webclient.domain.state import MessageItem, NoticeItem, TurnState
+from webclient.domain.state import TurnState
 from webclient.settings import Settings
 
 SUGGESTIONS_UPDATE = "prompt_suggestions_update"

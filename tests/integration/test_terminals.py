@@ -15,7 +15,8 @@ import pytest
 from tests.integration.support import Harness, eventually, pid_alive, status_is
 from tests.live import open_tab, run_server, scripted_agent
 from webclient.acp.models import AgentStatus, TerminalExit, TextPart
-from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, ToolCallItem, TurnState
+from webclient.domain.items import MessageItem, NoticeItem, PermissionItem, ToolCallItem
+from webclient.domain.state import TurnState
 from webclient.settings import Settings
 from webclient.views import render
 

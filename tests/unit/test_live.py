@@ -8,7 +8,8 @@ import pytest
 
 from tests.unit.htmlscan import top_level
 from webclient.acp.models import AgentStatus, MessageChunk, TextPart, ToolCallEvent
-from webclient.domain.state import Aspect, Item, SessionState
+from webclient.domain.items import Item
+from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
 from webclient.views.markdown_stream import Delta

@@ -9,8 +9,8 @@ from webclient.acp.models import PermissionOption, PermissionRequest, ToolCallEv
 from webclient.acp.suggestions import BASELINE_TYPES
 from webclient.domain.changes import PendingChanges
 from webclient.domain.files import FileAccess
+from webclient.domain.items import PermissionItem, ToolCallItem
 from webclient.domain.live_session import LiveSession
-from webclient.domain.state import PermissionItem, ToolCallItem
 from webclient.domain.suggestions import SuggestionPolicy
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.unit.htmlscan import problems
 from webclient.acp.models import ImagePart, TextPart
-from webclient.domain.state import MessageItem
+from webclient.domain.items import MessageItem
 from webclient.views.markdown import render_markdown
 from webclient.views.markdown_stream import delta, finished_end, split, streamed_text
 

@@ -13,15 +13,8 @@ from webclient.acp.models import (
     ToolCallContent,
     ToolCallEvent,
 )
-from webclient.domain.state import (
-    Aspect,
-    FileWriteItem,
-    NoticeItem,
-    PermissionItem,
-    PermissionState,
-    SessionState,
-    TurnState,
-)
+from webclient.domain.items import FileWriteItem, NoticeItem, PermissionItem, PermissionState
+from webclient.domain.state import Aspect, SessionState, TurnState
 from webclient.views import render
 from webclient.views.notices import has_detail, plain_text
 from webclient.views.welcome import DEMO_AGENT_NAME, DEMO_TOUR, starters

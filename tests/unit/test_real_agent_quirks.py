@@ -17,7 +17,8 @@ from webclient.acp.models import (
     ToolCallLocation,
 )
 from webclient.acp.translate import translate_update
-from webclient.domain.state import Aspect, MessageItem, PermissionItem, SessionState, ToolCallItem
+from webclient.domain.items import MessageItem, PermissionItem, ToolCallItem
+from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 
 

@@ -24,7 +24,9 @@ from webclient.acp.models import (
     ToolCallEvent,
     UsageEvent,
 )
-from webclient.domain.state import Aspect, Item, MessageItem, SessionState, SignIn, TurnState
+from webclient.domain.items import Item, MessageItem
+from webclient.domain.sign_in import SignIn
+from webclient.domain.state import Aspect, SessionState, TurnState
 from webclient.views import render
 
 WS_PATH = "/ws"

@@ -12,7 +12,8 @@ from webclient.acp.models import (
     ToolCallEvent,
     ToolCallLocation,
 )
-from webclient.domain.state import SessionState, ToolCallItem
+from webclient.domain.items import ToolCallItem
+from webclient.domain.state import SessionState
 from webclient.views import render
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(1)><b hx-get="/x" id=composer>bold</b>'

@@ -8,7 +8,9 @@ import pytest
 from tests.unit.htmlscan import tags, text
 from webclient.acp.models import AgentStatus, AuthMethod
 from webclient.domain.approval import ALLOW, REJECT, protected_write_request
-from webclient.domain.state import Aspect, PermissionItem, SessionState, SignIn, TurnState
+from webclient.domain.items import PermissionItem
+from webclient.domain.sign_in import SignIn
+from webclient.domain.state import Aspect, SessionState, TurnState
 from webclient.views import render
 
 HOSTILE = '<img src=x onerror="alert(1)">\n'

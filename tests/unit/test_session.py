@@ -26,16 +26,9 @@ from webclient.acp.models import (
     ToolCallLocation,
     UsageEvent,
 )
-from webclient.domain.state import (
-    KEPT_REPEATS,
-    Aspect,
-    MessageItem,
-    NoticeItem,
-    SessionState,
-    SignIn,
-    ToolCallItem,
-    TurnState,
-)
+from webclient.domain.items import KEPT_REPEATS, MessageItem, NoticeItem, ToolCallItem
+from webclient.domain.sign_in import SignIn
+from webclient.domain.state import Aspect, SessionState, TurnState
 
 
 def chunk(role: str, text: str, message_id: str | None = None) -> MessageChunk:

@@ -39,9 +39,10 @@ from webclient.acp.translate import prompt_to_wire, translate_update
 from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import PendingChanges
 from webclient.domain.files import FileAccess
+from webclient.domain.items import NoticeItem
 from webclient.domain.live_session import LiveSession
 from webclient.domain.registry import SessionRegistry
-from webclient.domain.state import Aspect, NoticeItem, SessionState
+from webclient.domain.state import Aspect, SessionState
 from webclient.domain.suggestions import SuggestionLedger, SuggestionPolicy
 from webclient.errors import Refused
 from webclient.settings import Settings

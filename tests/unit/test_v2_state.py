@@ -15,7 +15,8 @@ from webclient.acp.models import (
     ToolCallContent,
     ToolCallEvent,
 )
-from webclient.domain.state import MessageItem, SessionState, TurnState
+from webclient.domain.items import MessageItem
+from webclient.domain.state import SessionState, TurnState
 
 
 def v2_state() -> SessionState:

@@ -14,6 +14,7 @@ from typing import Generic
 
 from webclient.acp.link import AgentLink
 from webclient.acp.models import (
+    AgentInfo,
     AgentStatus,
     ContentPart,
     Notice,
@@ -30,22 +31,17 @@ from webclient.acp.models import (
 )
 from webclient.acp.suggestions import Suggestion
 from webclient.aio import cancel_and_wait
-from webclient.domain.approval import WriteNotApproved, approves, protected_write_request
 from webclient.domain.changes import SinkFactory, SinkT
+from webclient.domain.file_requests import FileRequests
 from webclient.domain.files import FileAccess
+from webclient.domain.permissions import PermissionDesk
 from webclient.domain.prompt import ComposerAttachments, PromptRejected
 from webclient.domain.protected import ProtectedPaths
-from webclient.domain.state import (
-    Aspect,
-    FileWriteItem,
-    PermissionItem,
-    PermissionState,
-    SessionState,
-    TurnState,
-)
+from webclient.domain.reasons import describe_stop_reason, error_detail
+from webclient.domain.state import Aspect, SessionState, TurnState
 from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy
 from webclient.domain.terminals import TerminalManager
-from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused
+from webclient.errors import AgentError, AgentExitedError, Refused
 
 # How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
 # earlier list stale: real agents send them shortly after the prompt response (claude-agent-acp ~60 ms).
@@ -65,20 +61,21 @@ class LiveSession(Generic[SinkT]):
         files: FileAccess,
         agent_key: str = "",
         *,
+        agent_label: str = "",
         protected: ProtectedPaths | None = None,
         cancel_grace: float = CANCEL_GRACE_SECONDS,
     ) -> None:
-        """`protected`: writes there wait for the user's approval (None: no path is protected).
+        """`agent_label`: the agent's name in the settings. `protected`: writes there wait for the user's
+        approval (None: no path is protected).
         `cancel_grace`: seconds after Cancel before an agent still in its turn counts as unresponsive."""
         self.local_id = local_id
         # The agent is known before the sink is made: a sink may depend on it (its protocol log does).
-        self.state = SessionState(agent_key=agent_key)
+        self.state = SessionState(agent_key=agent_key, agent_label=agent_label)
         self.hub: SinkT = sink_factory(self.state)
         self.ledger = SuggestionLedger(policy)
         self.files = files
         # The commands the agent runs through us (`terminal/*`); each shows in the card that embeds it.
         self.terminals = TerminalManager(files, files.roots[0], self._terminal_changed)
-        self.protected = protected
         self.cancel_grace = cancel_grace
         self.agent: AgentLink | None = None
         self.agent_key = agent_key  # which of the server's agents this session talks to
@@ -86,10 +83,11 @@ class LiveSession(Generic[SinkT]):
         self.turn_ended: Callable[[], None] | None = None
         # A prompt sent before `session/new` answered: it goes out as soon as the session exists.
         self._queued: tuple[PromptBlock, ...] | None = None
-        # Open permission requests: item id -> the future the agent's request waits on.
-        self._permissions: dict[str, asyncio.Future[PermissionOutcome]] = {}
-        # Those of them we asked ourselves (protected writes): the end of the turn answers them too.
-        self._approvals: set[str] = set()
+        self.permissions = PermissionDesk(self.state, self.hub.mark, lambda: self.on_status())
+        # The agent's `fs/*` requests; a question about a protected write is ours, and ends with the turn.
+        self.fs = FileRequests(
+            files, protected, self.state, self.hub.mark, lambda r: self.permissions.ask(r, ours=True)
+        )
         # The prompts running: one at a time in ACP v1; in v2 the agent takes more (it queues them).
         self._turns: set[asyncio.Task[None]] = set()
         self._grace: asyncio.Task[None] | None = None
@@ -104,7 +102,7 @@ class LiveSession(Generic[SinkT]):
     async def close(self) -> None:
         """End every task of this session and disconnect its viewers."""
         self._closing = True
-        self.cancel_permissions()
+        self.permissions.close()
         await self.terminals.close()
         for task in (*self._turns, self._grace, self._cancel_watch):
             if task is not None:
@@ -249,7 +247,7 @@ class LiveSession(Generic[SinkT]):
 
     def _end_turn(self) -> None:
         """The last running prompt ended: the session is idle again."""
-        self.cancel_permissions(self._approvals)  # a write asked about in a turn dies with it
+        self.permissions.cancel_ours()
         if self._cancel_watch is not None:
             self._cancel_watch.cancel()
         self.hub.mark(self.state.set_turn(TurnState.IDLE) | self.state.settle_pending())
@@ -278,93 +276,22 @@ class LiveSession(Generic[SinkT]):
             # agent that describes a call only here (qwen-code) still gets a card with a title, and the
             # question sits right under it.
             self.hub.mark(self.state.apply(request.tool_call))
-        item = PermissionItem(request=request, asked_by_client=ours)
-        future: asyncio.Future[PermissionOutcome] = asyncio.get_running_loop().create_future()
-        self._permissions[item.id] = future
-        if ours:
-            self._approvals.add(item.id)
-        self.hub.mark(self.state.add_item(item))
-        self.on_status()
-        try:
-            return await future
-        finally:
-            self._permissions.pop(item.id, None)
-            self._approvals.discard(item.id)
-            if item.state is PermissionState.PENDING:  # the agent gave up waiting, or we are closing
-                item.state = PermissionState.CANCELLED
-                self.hub.mark({item.id})
-            if not self._closing:
-                self.on_status()
+        return await self.permissions.ask(request, ours=ours)
 
     def answer_permission(self, request_id: str, option_id: str) -> None:
         """The user chose an option; fails closed: an unknown, late or repeated answer approves nothing."""
-        future = self._permissions.get(request_id)
-        item = self.state.item(request_id)
-        if future is None or future.done() or not isinstance(item, PermissionItem):
-            raise Refused("that permission request is no longer pending; nothing was approved")
-        option = item.request.option(option_id)
-        if option is None:
-            raise Refused("that is not one of the agent's options; nothing was approved")
-        item.state = PermissionState.ANSWERED
-        item.chosen = option.name or option_id
-        future.set_result(PermissionOutcome(option_id=option_id))
-        self.hub.mark({item.id})
-        self.on_status()
+        self.permissions.answer(request_id, option_id)
 
-    def cancel_permissions(self, only: set[str] | None = None) -> None:
-        """Answer every open request (or those in `only`) "cancelled" (a cancel, a closed session, an agent
-        that exited, the end of a turn)."""
-        for request_id, future in list(self._permissions.items()):
-            if only is not None and request_id not in only:
-                continue
-            if not future.done():
-                future.set_result(PermissionOutcome.cancelled())
-            item = self.state.item(request_id)
-            if isinstance(item, PermissionItem) and item.state is PermissionState.PENDING:
-                item.state = PermissionState.CANCELLED
-                self.hub.mark({item.id})
+    def cancel_permissions(self) -> None:
+        """Answer every open request "cancelled" (a cancel, an agent that exited)."""
+        self.permissions.cancel()
 
     @property
     def has_pending_permission(self) -> bool:
-        return any(not f.done() for f in self._permissions.values())
-
-    async def read_text_file(self, path: str, line: int | None, limit: int | None) -> str:
-        """`fs/read_text_file`, inside the session's directories only (FileAccessError otherwise)."""
-        return await self.files.read_text_async(path, line, limit)
-
-    async def write_text_file(self, path: str, content: str) -> None:
-        """`fs/write_text_file`, inside the session's directories only; the write shows in the transcript.
-
-        A write to a protected path waits for the user's Allow once; anything else raises
-        `WriteNotApproved` and the file stays as it was.
-        """
-        target = self.files.resolve(path)  # refused outright first: a path we never write needs no question
-        if self.protected is not None and self.protected.is_protected(path):
-            await self._approve_write(path, content)
-            if self.files.resolve(path) != target:  # a symlink on the way was changed while we asked
-                raise WriteNotApproved(
-                    f"{path!r} leads somewhere else than when you allowed the write; nothing was written"
-                )
-        result = await self.files.write_text_async(path, content)
-        item = FileWriteItem(path=str(result.path), old_text=result.old_text, new_text=result.new_text)
-        self.hub.mark(self.state.add_item(item))
+        return self.permissions.waiting
 
     def _terminal_changed(self, terminal_id: str, output: TerminalOutput) -> None:
         self.hub.mark(self.state.set_terminal(terminal_id, output))
-
-    async def _approve_write(self, path: str, content: str) -> None:
-        refusal = f"{path!r} is protected (a write there can run code)"
-        old_text = await self.files.existing_text_async(path)
-        # Checked after the read, with no await between it and the question's registration: a turn
-        # that ends meanwhile cannot leave the question open (its end answers it, or it is never asked).
-        if self.state.turn is not TurnState.WORKING or self.state.session_id is None:
-            # Outside a turn, or after Cancel, there is nobody to ask: the end of the turn means no.
-            raise WriteNotApproved(
-                f"{refusal} and no turn is running to ask the user in; nothing was written"
-            )
-        request = protected_write_request(self.state.session_id, path, old_text, content)
-        if not approves(await self.request_permission(request, ours=True)):
-            raise WriteNotApproved(f"{refusal} and the user did not allow the write; nothing was written")
 
     # --- what the agent says ----------------------------------------------------------------------------
 
@@ -398,19 +325,29 @@ class LiveSession(Generic[SinkT]):
         self.hub.mark(self.state.set_suggestions(()) | self.state.set_turn(TurnState.IDLE))
         self.on_status()
 
-    # --- modes and config options -----------------------------------------------------------------------
+    # --- the agent and the agent's session ----------------------------------------------------------------
+
+    def meet_agent(self, agent: AgentLink | None, info: AgentInfo | None, policy: SuggestionPolicy) -> None:
+        """This session talks to a new agent process (its first, or one after a restart): the old
+        process's session, commands and suggestion bookkeeping go with it. `info`: None until the agent
+        has answered `initialize`."""
+        self.agent = agent
+        self.terminals.release_all()  # a restart leaves nothing of the old agent's commands
+        self.ledger = SuggestionLedger(policy)
+        if info is not None:
+            version = agent.protocol_version if agent is not None else 1
+            self.hub.mark(self.state.meet_agent(info, version))
 
     def adopt(self, opened: OpenedSession) -> None:
         """The session exists at the agent: take its id, modes and config options.
 
         It starts with an empty suggestion list: a restart must not keep offering the old session's.
         """
-        self.state.session_id = opened.session_id
-        self.hub.mark(self.state.set_modes(opened.modes, opened.current_mode_id))
-        self.hub.mark(self.state.set_config_options(opened.config_options))
-        self.hub.mark(self.state.set_suggestions(()) | {Aspect.STATUS})
+        self.hub.mark(self.state.open(opened))
         if self._queued is not None:
             self._send_queued()
+
+    # --- modes and config options -----------------------------------------------------------------------
 
     async def set_mode(self, mode_id: str) -> None:
         """Switch mode (`session/set_mode`) to one the agent offered."""
@@ -457,20 +394,3 @@ class LiveSession(Generic[SinkT]):
 
 def _nothing() -> None:
     return None
-
-
-def error_detail(exc: AgentError) -> str | None:
-    if isinstance(exc, AgentExitedError):
-        return "\n".join(exc.stderr_tail) or "(the agent wrote nothing to stderr)"
-    if isinstance(exc, AgentRequestError) and exc.data is not None:
-        return repr(exc.data)[:1000]
-    return None
-
-
-def describe_stop_reason(reason: str) -> str:
-    return {
-        "cancelled": "the turn was cancelled",
-        "max_tokens": "the agent stopped: it reached its token limit",
-        "max_turn_requests": "the agent stopped: it reached its limit of model requests for one turn",
-        "refusal": "the agent refused to continue",
-    }.get(reason, f"the turn ended: {reason}")

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Coroutine, Mapping
+from collections.abc import Coroutine, Mapping
 from typing import Any, Generic
 
 from webclient.acp.models import (
-    AgentInfo,
     AgentStatus,
     NoticeLevel,
-    OpenedSession,
     StoredSessionInfo,
 )
 from webclient.acp.translate import Translation
@@ -27,10 +25,11 @@ from webclient.acp.wire_log import WireLog
 from webclient.agent_config import mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
-from webclient.domain.live_session import LiveSession, error_detail
+from webclient.domain.live_session import LiveSession
 from webclient.domain.protected import ProtectedPaths
+from webclient.domain.reasons import error_detail
 from webclient.domain.route import AgentRoute
-from webclient.domain.state import AgentChoice, Aspect, SessionLink, Sidebar, StoredSession
+from webclient.domain.sidebar import AgentChoice, SessionLink, Sidebar, StoredSession
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.errors import AgentError, Refused
 from webclient.settings import Settings
@@ -51,7 +50,8 @@ class SessionRegistry(Generic[SinkT]):
         self.wire_logs = {"": wire_logs} if isinstance(wire_logs, WireLog) else dict(wire_logs)
         self.sessions: dict[str, LiveSession[SinkT]] = {}
         self.agents: dict[str, AgentRoute[SinkT]] = {
-            spec.key: AgentRoute(self, spec) for spec in settings.catalog.agents
+            spec.key: AgentRoute(self, settings, spec, self.wire_logs.get(spec.key) or self.wire_logs[""])
+            for spec in settings.catalog.agents
         }
         self.default_agent = settings.catalog.default.key
         self._sink_factory = sink_factory
@@ -76,6 +76,10 @@ class SessionRegistry(Generic[SinkT]):
 
     def route(self, live: LiveSession[SinkT]) -> AgentRoute[SinkT]:
         return self.agents[live.agent_key]
+
+    def sessions_of(self, agent_key: str) -> list[LiveSession[SinkT]]:
+        """The live sessions that talk to this agent, oldest first."""
+        return [s for s in self.sessions.values() if s.agent_key == agent_key]
 
     # --- the first agent's listener, for callers that know only one agent --------------------------------
 
@@ -162,13 +166,12 @@ class SessionRegistry(Generic[SinkT]):
             raise Refused(f"the agent does not support {'resuming' if resume else 'loading'} sessions")
         live = self._add(route)
         live.start()
-        live.state.session_id = session_id
-        live.state.title = route.stored_title(session_id)  # kept until the agent names it otherwise
+        live.hub.mark(live.state.reopen(session_id, route.stored_title(session_id)))
         live.begin_replay()
         request = agent.resume_session if resume else agent.load_session
         mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=caps.mcp_http)
         try:
-            await self.open_with(route, live, request(session_id, self.settings.cwd, mcp))
+            await route.open(live, request(session_id, self.settings.cwd, mcp))
         except AgentError as exc:
             await self._drop(live)
             raise Refused(f"could not open session {session_id!r}: {exc}") from None
@@ -230,39 +233,23 @@ class SessionRegistry(Generic[SinkT]):
             supervisor.policy,
             files,
             route.key,
+            agent_label=route.spec.name,
             protected=ProtectedPaths(self.settings.cwd, self.settings.protected),
             cancel_grace=self.settings.cancel_grace,
         )
         live.on_status = self.refresh_sidebars  # the sidebar of every session shows this one's state
-        live.agent = supervisor.agent
         live.turn_ended = lambda: self.spawn(route.refresh_stored())
-        live.state.agent_label = route.spec.name
-        live.state.agent_status = supervisor.status
-        live.state.sign_in = supervisor.sign_in
-        if (info := supervisor.info) is not None:
-            self.describe_agent(live, route, info)
+        live.meet_agent(supervisor.agent, supervisor.info, supervisor.policy)
+        live.set_agent_status(supervisor.status)
+        live.hub.mark(live.state.set_sign_in(supervisor.sign_in))
         self.sessions[live.local_id] = live
         self.refresh_sidebars()
         return live
 
-    async def open_with(
-        self, route: AgentRoute[SinkT], live: LiveSession[SinkT], request: Awaitable[OpenedSession]
-    ) -> None:
-        """Run `session/new`, `load` or `resume` for `live`; updates that race its answer are kept."""
-        route.opening += 1
-        try:
-            live.adopt(await request)
-        finally:
-            route.opening -= 1
-            early, route.early_updates = route.early_updates, []
-        for translation in early:
-            route.on_update(translation)
-        self.refresh_sidebars()
-
     async def _open_in_background(self, route: AgentRoute[SinkT], live: LiveSession[SinkT]) -> None:
         try:
             agent = route.supervisor.ready_agent()
-            await self.open_with(route, live, route.supervisor.new_session(agent))
+            await route.open(live, route.supervisor.new_session(agent))
         except (AgentError, Refused) as exc:
             live.drop_queued(str(exc))
             detail = error_detail(exc) if isinstance(exc, AgentError) else None
@@ -281,14 +268,6 @@ class SessionRegistry(Generic[SinkT]):
         task.add_done_callback(self._tasks.discard)
 
     # --- what every session shows -----------------------------------------------------------------------
-
-    def describe_agent(self, live: LiveSession[SinkT], route: AgentRoute[SinkT], info: AgentInfo) -> None:
-        live.state.agent_name = info.display_name + (f" {info.version}" if info.version else "")
-        live.state.agent_id = info.name
-        live.state.accepts_images = info.capabilities.prompt.image
-        live.state.protocol_version = route.supervisor.agent.protocol_version if route.supervisor.agent else 1
-        live.state.agent_state = None  # a new process has said nothing of its state yet
-        live.hub.mark({Aspect.DETAILS})
 
     def refresh_sidebars(self) -> None:
         choices = tuple(AgentChoice(key=r.key, name=r.spec.name) for r in self.agents.values())

@@ -1,11 +1,15 @@
 """One configured agent as the session registry sees it: the listener and supervisor events of its
 connection, routing what the agent says to the session it names among this agent's sessions, and what
 concerns the agent as a whole (its exit, a notice without a session) to every session it serves.
+
+The registry owns the routes; a route knows the registry only as a `RouteHost`, so the two modules do
+not import each other.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic
+from collections.abc import Awaitable, Coroutine
+from typing import Any, Generic, Protocol
 
 from webclient.acp.link import AgentLink
 from webclient.acp.models import (
@@ -14,6 +18,7 @@ from webclient.acp.models import (
     AgentStatus,
     Notice,
     NoticeLevel,
+    OpenedSession,
     PermissionOutcome,
     PermissionRequest,
     SessionInfoEvent,
@@ -23,40 +28,60 @@ from webclient.acp.models import (
     TerminalRequest,
 )
 from webclient.acp.translate import Translation
-from webclient.acp.wire_log import WireEntry
+from webclient.acp.wire_log import WireEntry, WireLog
 from webclient.agent_config import AgentSpec
 from webclient.domain.changes import SinkT
 from webclient.domain.files import FileAccessError, FileMissing
-from webclient.domain.live_session import LiveSession, error_detail
-from webclient.domain.state import Aspect, SignIn
-from webclient.domain.suggestions import SuggestionLedger
+from webclient.domain.live_session import LiveSession
+from webclient.domain.reasons import error_detail
+from webclient.domain.sign_in import SignIn
+from webclient.domain.state import Aspect
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.domain.terminals import TerminalError
 from webclient.errors import AgentError, AgentExitedError, RequestRefused, describe_exit
+from webclient.settings import Settings
 
-if TYPE_CHECKING:
-    from webclient.domain.registry import SessionRegistry
+
+class RouteHost(Protocol[SinkT]):
+    """What a route needs of whoever owns the sessions (the registry)."""
+
+    def sessions_of(self, agent_key: str) -> list[LiveSession[SinkT]]:
+        """The live sessions that talk to this agent, oldest first."""
+        ...
+
+    def refresh_sidebars(self) -> None:
+        """A session's title, status or the stored list changed: every sidebar shows it again."""
+        ...
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        """Run `coroutine` as a task the host owns (cancelled at shutdown)."""
+        ...
 
 
 class AgentRoute(Generic[SinkT]):
     """One configured agent as the registry sees it: its supervisor, its stored sessions, and the
     listener and supervisor events that route what it says to its own sessions only."""
 
-    def __init__(self, registry: SessionRegistry[SinkT], spec: AgentSpec) -> None:
-        self.registry = registry
+    def __init__(
+        self, host: RouteHost[SinkT], settings: Settings, spec: AgentSpec, wire_log: WireLog
+    ) -> None:
+        self.host = host
+        self.settings = settings
         self.spec = spec
-        self.wire_log = registry.wire_logs.get(spec.key) or registry.wire_logs[""]
-        self.supervisor = AgentSupervisor(registry.settings, spec, listener=self, events=self)
+        self.wire_log = wire_log
+        self.supervisor = AgentSupervisor(settings, spec, listener=self, events=self)
         self.stored: tuple[StoredSessionInfo, ...] = ()
-        self.opening = 0
-        self.early_updates: list[Translation] = []
+        # `session/new`, load or resume requests awaiting their answer, and the updates that arrived
+        # meanwhile for a session id no session has yet (it may be theirs).
+        self._opening = 0
+        self._early_updates: list[Translation] = []
 
     @property
     def key(self) -> str:
         return self.spec.key
 
     def sessions(self) -> list[LiveSession[SinkT]]:
-        return [s for s in self.registry.sessions.values() if s.agent_key == self.key]
+        return self.host.sessions_of(self.key)
 
     def by_agent_id(self, session_id: str | None) -> LiveSession[SinkT] | None:
         if session_id is None:
@@ -78,16 +103,12 @@ class AgentRoute(Generic[SinkT]):
             live.set_agent_status(status)
             if status is AgentStatus.EXITED:
                 live.drop_queued("the agent is not running")
-        self.registry.refresh_sidebars()
+        self.host.refresh_sidebars()
 
     def agent_ready(self, agent: AgentLink, info: AgentInfo) -> None:
         """A new agent process answered `initialize`: this agent's sessions now talk to it."""
         for live in self.sessions():
-            live.agent = agent
-            live.state.session_id = None  # the old process's sessions are gone with it
-            live.terminals.release_all()  # a restart leaves nothing of the old agent's commands
-            live.ledger = SuggestionLedger(self.supervisor.policy)
-            self.registry.describe_agent(live, self, info)
+            live.meet_agent(agent, info, self.supervisor.policy)
         if info.protocol_version != agent.protocol_version:
             self.notify_all(
                 NoticeLevel.WARNING,
@@ -106,8 +127,20 @@ class AgentRoute(Generic[SinkT]):
         ]:
             live = waiting[0]
             done.add(live.local_id)
-            await self.registry.open_with(self, live, self.supervisor.new_session(agent))
-        self.registry.spawn(self.refresh_stored())
+            await self.open(live, self.supervisor.new_session(agent))
+        self.host.spawn(self.refresh_stored())
+
+    async def open(self, live: LiveSession[SinkT], request: Awaitable[OpenedSession]) -> None:
+        """Run `session/new`, `load` or `resume` for `live`; updates that race its answer are kept."""
+        self._opening += 1
+        try:
+            live.adopt(await request)
+        finally:
+            self._opening -= 1
+            early, self._early_updates = self._early_updates, []
+        for translation in early:
+            self.on_update(translation)
+        self.host.refresh_sidebars()
 
     def agent_failed(self, error: AgentError) -> None:
         text = describe_exit(error.exit_code) if isinstance(error, AgentExitedError) else str(error)
@@ -130,19 +163,19 @@ class AgentRoute(Generic[SinkT]):
         if agent is None or not self.capabilities().list_sessions:
             return
         try:
-            self.stored = await agent.list_sessions(self.registry.settings.cwd)
+            self.stored = await agent.list_sessions(self.settings.cwd)
         except AgentError as exc:
             self.notify_all(NoticeLevel.WARNING, f"could not list the agent's sessions: {exc}")
             return
-        self.registry.refresh_sidebars()
+        self.host.refresh_sidebars()
 
     # --- AgentListener ----------------------------------------------------------------------------------
 
     def on_update(self, translation: Translation) -> None:
         live = self.by_agent_id(translation.session_id)
         if live is None:
-            if self.opening and translation.session_id is not None:
-                self.early_updates.append(translation)  # may belong to a session being opened
+            if self._opening and translation.session_id is not None:
+                self._early_updates.append(translation)  # may belong to a session being opened
             elif translation.session_id is not None:
                 self.notify_all(
                     NoticeLevel.WARNING, f"ignored an update for unknown session {translation.session_id!r}"
@@ -155,9 +188,9 @@ class AgentRoute(Generic[SinkT]):
         for event in translation.events:
             live.apply(event)
             if isinstance(event, SessionInfoEvent):
-                self.registry.refresh_sidebars()
+                self.host.refresh_sidebars()
                 if self.capabilities().list_sessions:  # the agent's list shows the new title too
-                    self.registry.spawn(self.refresh_stored())
+                    self.host.spawn(self.refresh_stored())
 
     def on_notice(self, notice: Notice) -> None:
         for live in self.sessions():
@@ -189,7 +222,7 @@ class AgentRoute(Generic[SinkT]):
     async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
         live = self._for_request(session_id)
         try:
-            return await live.read_text_file(path, line, limit)
+            return await live.fs.read(path, line, limit)
         except FileMissing as exc:
             raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, str(exc)) from None
         except FileAccessError as exc:
@@ -200,7 +233,7 @@ class AgentRoute(Generic[SinkT]):
     async def write_text_file(self, session_id: str, path: str, content: str) -> None:
         live = self._for_request(session_id)
         try:
-            await live.write_text_file(path, content)
+            await live.fs.write(path, content)
         except FileAccessError as exc:
             live.notice(NoticeLevel.WARNING, f"refused the agent's request to write a file: {exc}")
             raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None

@@ -1,18 +1,20 @@
 """The state of one ACP session: the single source of truth that every browser tab renders.
 
-`SessionState.apply` takes our event models and returns the keys of what changed, which the live layer
-turns into HTML fragments. No I/O here.
+`SessionState` is changed only by its own methods, its transitions: `apply` takes our event models, the
+others say what the user or the session's lifecycle did. Each returns the keys of what changed, which the
+live layer turns into HTML fragments. The transcript entries live in `items`, the sidebar's data in
+`sidebar`. No I/O here.
 """
 
 from __future__ import annotations
 
-import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
 
 from webclient.acp.controls import ConfigOption, Mode
 from webclient.acp.models import (
+    AgentInfo,
     AgentStatus,
     AuthMethod,
     Command,
@@ -23,8 +25,7 @@ from webclient.acp.models import (
     MessageUpsert,
     ModeEvent,
     Notice,
-    PermissionOption,
-    PermissionRequest,
+    OpenedSession,
     PlanEntry,
     PlanEvent,
     SessionEvent,
@@ -32,15 +33,22 @@ from webclient.acp.models import (
     StateEvent,
     SuggestionsEvent,
     TerminalEvent,
-    TerminalExit,
     TerminalOutput,
-    TerminalStream,
-    TextPart,
-    ToolCallContent,
     ToolCallEvent,
     UsageEvent,
 )
 from webclient.acp.suggestions import Suggestion
+from webclient.domain.items import (
+    FileWriteItem,
+    Item,
+    PermissionItem,
+    PermissionState,
+    TerminalView,
+    ToolCallItem,
+)
+from webclient.domain.sidebar import Sidebar
+from webclient.domain.sign_in import SignIn
+from webclient.domain.transcript import Transcript
 
 
 class Aspect(StrEnum):
@@ -56,9 +64,6 @@ class Aspect(StrEnum):
     PROTOCOL_LOG = "protocol-log"  # a message of this session crossed the wire
 
 
-KEPT_REPEATS = 20  # repeats of a notice kept for their details; the count goes on
-
-
 class TurnState(StrEnum):
     IDLE = "idle"
     WORKING = "working"
@@ -67,247 +72,7 @@ class TurnState(StrEnum):
     UNRESPONSIVE = "unresponsive"
 
 
-_ids = itertools.count(1)
 TITLE_CHARS = 60  # a title made from the first prompt is cut to this many characters
-
-
-def _new_id(prefix: str) -> str:
-    return f"{prefix}-{next(_ids)}"
-
-
-@dataclass
-class MessageItem:
-    """A user message, an agent message or a thought; consecutive chunks of one role merge into it."""
-
-    role: Literal["user", "agent", "thought"]
-    parts: list[ContentPart] = field(default_factory=list)
-    message_id: str | None = None
-    auto_sent: bool = False
-    # ACP v2: a prompt we sent that the agent has not yet inserted into its history (its user message
-    # replaces this local copy when it does).
-    pending: bool = False
-    id: str = field(default_factory=lambda: _new_id("msg"))
-
-    def add(self, part: ContentPart) -> None:
-        last = self.parts[-1] if self.parts else None
-        if isinstance(part, TextPart) and isinstance(last, TextPart):
-            self.parts[-1] = TextPart(text=last.text + part.text)
-        else:
-            self.parts.append(part)
-
-    @property
-    def text(self) -> str:
-        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
-
-
-@dataclass
-class NoticeItem:
-    """A notice, and the ones of the same kind that followed it since the user's last prompt.
-
-    They show as one notice with a count; only the latest few repeats are kept, so an agent that logs a
-    line a millisecond to stdout costs one notice of bounded size.
-    """
-
-    notice: Notice
-    repeats: list[Notice] = field(default_factory=list)  # the latest KEPT_REPEATS of the repeats
-    count: int = 1
-    id: str = field(default_factory=lambda: _new_id("notice"))
-
-    @property
-    def all(self) -> list[Notice]:
-        return [self.notice, *self.repeats]
-
-    def add(self, notice: Notice) -> None:
-        self.count += 1
-        self.repeats.append(notice)
-        del self.repeats[:-KEPT_REPEATS]
-
-    def same_kind(self, notice: Notice) -> bool:
-        return notice.level == self.notice.level and notice_kind(notice) == notice_kind(self.notice)
-
-
-def notice_kind(notice: Notice) -> str:
-    """What a notice is about: the text before its first colon ("prompt suggestions: ..."), or all of it."""
-    return notice.text.split(":", 1)[0].strip().lower()
-
-
-@dataclass
-class ToolCallItem:
-    """One card per toolCallId; `tool_call_update` fills in only the fields it sends."""
-
-    tool_call_id: str
-    title: str = ""
-    kind: str | None = None
-    status: str | None = None
-    content: tuple[ToolCallContent, ...] = ()
-    locations: tuple[Any, ...] = ()
-    raw_input: Any = None
-    raw_output: Any = None
-    streamed_terminals: set[str] = field(default_factory=set)  # output the agent sent in `_meta`
-    id: str = field(default_factory=lambda: _new_id("tool"))
-
-    @property
-    def terminal_ids(self) -> set[str]:
-        """The terminals this card embeds (its content entries of kind `terminal`)."""
-        return {c.terminal_id for c in self.content if c.kind == "terminal" and c.terminal_id}
-
-    def merge(self, event: ToolCallEvent) -> None:
-        """Fields sent replace, fields cleared (v2's null) go back to nothing, appended content adds."""
-        for name in ("title", "kind", "status", "content", "locations", "raw_input", "raw_output"):
-            value = getattr(event, name)
-            if value is not None:
-                setattr(self, name, value)
-            elif name in event.cleared:
-                setattr(self, name, _CLEARED[name])
-        if event.appended:
-            self.content = (*self.content, *event.appended)
-
-
-_CLEARED: dict[str, Any] = {
-    "title": "",
-    "kind": None,
-    "status": None,
-    "content": (),
-    "locations": (),
-    "raw_input": None,
-    "raw_output": None,
-}
-
-
-# How much of the output an agent streams in a tool call's `_meta` a session keeps (the tail).
-MAX_STREAMED_CHARS = 1024 * 1024
-
-
-@dataclass
-class TerminalView:
-    """What a tool-call card shows of a terminal: a client terminal's output as last captured, or the
-    output an agent streamed in `_meta` (codex-acp). `truncated`: earlier output was dropped."""
-
-    output: str = ""
-    truncated: bool = False
-    exit: TerminalExit | None = None
-    command: str | None = None  # what an ACP v2 agent says its terminal runs
-
-    def stream(self, chunk: TerminalStream) -> None:
-        self.output += chunk.data
-        if len(self.output) > MAX_STREAMED_CHARS:
-            self.output = self.output[-MAX_STREAMED_CHARS:]
-            self.truncated = True
-        if chunk.exited:
-            self.exit = TerminalExit(exit_code=chunk.exit_code)
-
-    def update(self, event: TerminalEvent) -> None:
-        """An ACP v2 display terminal: a snapshot replaces the output, a chunk adds to it."""
-        if event.command is not None:
-            self.command = event.command
-        if event.output is not None:
-            self.output, self.truncated = event.output, False
-        self.stream(TerminalStream(data=event.appended))
-        if event.exit is not None:
-            self.exit = event.exit
-
-
-class PermissionState(StrEnum):
-    PENDING = "pending"
-    ANSWERED = "answered"
-    CANCELLED = "cancelled"
-
-
-@dataclass
-class PermissionItem:
-    """The agent asks before it acts; the user answers with one of the agent's own options."""
-
-    request: PermissionRequest
-    state: PermissionState = PermissionState.PENDING
-    chosen: str | None = None  # the name of the option the user chose
-    # True when webclient asks, not the agent: a write to a protected path waits for the user.
-    asked_by_client: bool = False
-    id: str = field(default_factory=lambda: _new_id("perm"))
-
-    @property
-    def tool_call(self) -> ToolCallEvent:
-        return self.request.tool_call
-
-    @property
-    def options(self) -> tuple[PermissionOption, ...]:
-        return self.request.options
-
-    @property
-    def title(self) -> str:
-        return self.request.title
-
-
-@dataclass
-class FileWriteItem:
-    """The agent wrote a file through us (`fs/write_text_file`)."""
-
-    path: str
-    old_text: str | None
-    new_text: str
-    # A tool call of this session already shows this very change as a diff: the write only names it.
-    diff_shown: bool = False
-    id: str = field(default_factory=lambda: _new_id("write"))
-
-
-Item = MessageItem | NoticeItem | ToolCallItem | PermissionItem | FileWriteItem
-
-
-@dataclass(frozen=True)
-class SessionLink:
-    """A live session in the sidebar, with the name of the agent it talks to."""
-
-    local_id: str
-    title: str
-    status: str
-    current: bool
-    agent: str = ""
-
-
-@dataclass(frozen=True)
-class AgentChoice:
-    """An agent "New session" can start a session with."""
-
-    key: str
-    name: str
-
-
-@dataclass(frozen=True)
-class SignIn:
-    """What the page shows while the agent waits for a sign-in: every method it offers, the one being
-    tried, what went wrong last, and for terminal methods the command to run."""
-
-    methods: tuple[AuthMethod, ...] = ()
-    pending: str | None = None
-    error: str | None = None
-    commands: tuple[tuple[str, str], ...] = ()  # (method id, command line) for terminal methods
-
-    @property
-    def active(self) -> bool:
-        return bool(self.methods)
-
-    def command(self, method_id: str) -> str:
-        return dict(self.commands).get(method_id, "")
-
-
-@dataclass(frozen=True)
-class StoredSession:
-    """A session the agent keeps (from `session/list`) that can be loaded or resumed."""
-
-    session_id: str
-    title: str | None
-    updated_at: str | None
-
-
-@dataclass(frozen=True)
-class Sidebar:
-    live: tuple[SessionLink, ...] = ()
-    stored: tuple[StoredSession, ...] = ()
-    can_load: bool = False
-    can_resume: bool = False
-    can_list: bool = False
-    can_delete: bool = False
-    agents: tuple[AgentChoice, ...] = ()
-    current_agent: str = ""
 
 
 @dataclass
@@ -325,7 +90,6 @@ class SessionState:
     # ACP v2's `state_update`: running, requires_action, idle, or a newer state (None: not said yet).
     agent_state: str | None = None
     turn: TurnState = TurnState.IDLE
-    items: list[Item] = field(default_factory=list)
     plan: tuple[PlanEntry, ...] = ()
     commands: tuple[Command, ...] = ()
     available_modes: tuple[Mode, ...] = ()
@@ -340,13 +104,20 @@ class SessionState:
     suggestions: tuple[Suggestion, ...] = ()
     suggestions_generation: int = 0
     sidebar: Sidebar = field(default_factory=Sidebar)
-    terminals: dict[str, TerminalView] = field(default_factory=dict)  # by terminal id
-    _tool_calls: dict[str, ToolCallItem] = field(default_factory=dict)
-    _open_message: MessageItem | None = None
+    transcript: Transcript = field(default_factory=Transcript)
     _plans: dict[str | None, tuple[PlanEntry, ...]] = field(default_factory=dict)
-    _messages: dict[tuple[str, str], MessageItem] = field(default_factory=dict)  # v2: by (role, id)
 
     # --- queries ----------------------------------------------------------------------------------------
+
+    @property
+    def items(self) -> list[Item]:
+        """The transcript's entries in order (read only: the transitions change them)."""
+        return self.transcript.items
+
+    @property
+    def terminals(self) -> dict[str, TerminalView]:
+        """What the tool-call cards show of each terminal, by terminal id."""
+        return self.transcript.terminals
 
     @property
     def display_status(self) -> str:
@@ -362,7 +133,7 @@ class SessionState:
     @property
     def needs_answer(self) -> bool:
         """A permission request waits for the user."""
-        return any(isinstance(i, PermissionItem) and i.state is PermissionState.PENDING for i in self.items)
+        return self.transcript.needs_answer
 
     @property
     def session_status(self) -> str:
@@ -377,7 +148,7 @@ class SessionState:
         """The agent's title for the session, else the first prompt's first line, never a raw id."""
         if self.title and self.title.strip():
             return self.title.strip()
-        first = next((i for i in self.items if isinstance(i, MessageItem) and i.role == "user"), None)
+        first = self.transcript.first_user_message()
         line = next((ln.strip() for ln in (first.text if first else "").splitlines() if ln.strip()), "")
         if not line:
             return "New session"
@@ -419,29 +190,33 @@ class SessionState:
 
     def tool_card(self, tool_call_id: str) -> ToolCallItem | None:
         """The card of a tool call, if the agent sent one (a permission request may come without)."""
-        return self._tool_calls.get(tool_call_id)
+        return self.transcript.tool_card(tool_call_id)
 
     def item(self, item_id: str) -> Item | None:
-        return next((i for i in self.items if i.id == item_id), None)
+        return self.transcript.item(item_id)
+
+    @property
+    def pending_prompts(self) -> int:
+        """ACP v2: prompts sent that the agent has not inserted into its history yet."""
+        return self.transcript.pending_prompts
 
     # --- transitions ------------------------------------------------------------------------------------
 
     def apply(self, event: SessionEvent) -> set[str]:
         """Apply one event from the agent; return the keys of what changed."""
         if isinstance(event, MessageChunk):
-            return self._add_chunk(event)
+            return self.transcript.add_chunk(event, keyed=self.keyed_messages)
         if isinstance(event, MessageUpsert):
-            return self._upsert_message(event)
+            return self.transcript.upsert_message(event)
         if isinstance(event, StateEvent):
             self.agent_state = event.state
             return {Aspect.STATUS}
         if isinstance(event, TerminalEvent):
-            self.terminals.setdefault(event.terminal_id, TerminalView()).update(event)
-            return self._cards_showing(event.terminal_id)
+            return self.transcript.update_terminal(event)
         if isinstance(event, Notice):
             return self.add_notice(event)
         if isinstance(event, ToolCallEvent):
-            return self._tool_call(event)
+            return self.transcript.tool_call(event)
         if isinstance(event, PlanEvent):
             self._plans[event.plan_id] = event.entries
             self.plan = tuple(entry for entries in self._plans.values() for entry in entries)
@@ -464,41 +239,39 @@ class SessionState:
             return set()  # validated against the negotiated capabilities first: see set_suggestions
         raise TypeError(f"unhandled event {type(event).__name__}")
 
-    def add_user_message(self, parts: list[ContentPart], *, auto_sent: bool = False) -> set[str]:
+    def add_user_message(self, parts: Sequence[ContentPart], *, auto_sent: bool = False) -> set[str]:
         """Record a prompt the user sent (agents do not echo it back during a live turn).
 
         Sending stops offering the current suggestions: they were predicted for the conversation
         before this prompt.
         """
-        first = not any(isinstance(i, MessageItem) and i.role == "user" for i in self.items)
-        item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent, pending=self.keyed_messages)
-        self.items.append(item)
-        self._open_message = None
+        first = self.transcript.first_user_message() is None
+        added = self.transcript.add_user_message(parts, auto_sent=auto_sent, pending=self.keyed_messages)
         # An untitled session is named after its first prompt until the agent names it.
         named = {Aspect.DETAILS} if first and not self.title else set()
-        return {item.id} | named | self.set_suggestions(())
+        return added | named | self.set_suggestions(())
 
     def cancel_unfinished_tool_calls(self) -> set[str]:
         """Cancel was asked for (ACP v2): tool calls still pending or in progress show as cancelled at
         once; an update from the agent afterwards still says what really became of them."""
-        changed = set()
-        for item in self._tool_calls.values():
-            if item.status in (None, "pending", "in_progress"):
-                item.status = "cancelled"
-                changed.add(item.id)
-        return changed
+        return self.transcript.cancel_unfinished_tool_calls()
 
     def close_open_message(self) -> set[str]:
         """The next chunk starts a new message (a replay ended, or another speaker took over)."""
-        self._open_message = None
-        return set()
+        return self.transcript.close_open_message()
 
     def add_item(self, item: PermissionItem | FileWriteItem) -> set[str]:
-        if isinstance(item, FileWriteItem):
-            item.diff_shown = self._diff_shown(item)
-        self.items.append(item)
-        self._open_message = None
-        return {item.id}
+        """A permission request (pending) or a file the agent wrote joins the transcript."""
+        return self.transcript.add_item(item)
+
+    def answer_permission(self, item_id: str, chosen: str) -> set[str]:
+        """The user answered a pending permission request with the option named `chosen`."""
+        return self.transcript.settle_permission(item_id, PermissionState.ANSWERED, chosen)
+
+    def withdraw_permission(self, item_id: str) -> set[str]:
+        """A permission request still pending will never be answered (a cancel, the end of a turn, an
+        agent that gave up or exited): it shows as cancelled. An answered one stays answered."""
+        return self.transcript.settle_permission(item_id, PermissionState.CANCELLED)
 
     def set_sidebar(self, sidebar: Sidebar) -> set[str]:
         if sidebar == self.sidebar:
@@ -520,23 +293,7 @@ class SessionState:
         An agent that logs to stdout makes one notice per line; collapsing keeps the transcript readable,
         and the message being streamed stays open, so its text is not cut into pieces either.
         """
-        repeated = self._last_notice()
-        if repeated is not None and repeated.same_kind(notice):
-            repeated.add(notice)
-            return {repeated.id}
-        item = NoticeItem(notice=notice)
-        self.items.append(item)
-        self._open_message = None
-        return {item.id}
-
-    def _last_notice(self) -> NoticeItem | None:
-        """The most recent notice, unless the user has sent a prompt since."""
-        for item in reversed(self.items):
-            if isinstance(item, NoticeItem):
-                return item
-            if isinstance(item, MessageItem) and item.role == "user":
-                return None
-        return None
+        return self.transcript.add_notice(notice)
 
     def set_agent_status(self, status: AgentStatus) -> set[str]:
         self.agent_status = status
@@ -547,13 +304,12 @@ class SessionState:
     def set_turn(self, turn: TurnState) -> set[str]:
         self.turn = turn
         if turn is TurnState.IDLE:
-            self._open_message = None
+            self.transcript.close_open_message()
         return {Aspect.STATUS}
 
     def set_terminal(self, terminal_id: str, output: TerminalOutput) -> set[str]:
         """A client terminal's output or exit changed: the cards that embed it change."""
-        self.terminals[terminal_id] = TerminalView(output.output, output.truncated, output.exit)
-        return self._cards_showing(terminal_id)
+        return self.transcript.set_terminal(terminal_id, output)
 
     def set_queued(self, queued: bool) -> set[str]:
         self.queued = queued
@@ -577,108 +333,42 @@ class SessionState:
         self.config_options = options
         return {Aspect.DETAILS}
 
-    # --- internals --------------------------------------------------------------------------------------
-
-    def _add_chunk(self, chunk: MessageChunk) -> set[str]:
-        if isinstance(chunk.content, TextPart) and not chunk.content.text:
-            return set()  # an empty chunk (qwen-code sends one with its usage data) adds nothing
-        if self.keyed_messages and chunk.message_id is not None:
-            keyed = self._keyed(chunk.role, chunk.message_id)
-            keyed.add(chunk.content)
-            return {keyed.id}
-        item = self._open_message
-        if item is None or item.role != chunk.role or _different_message(item, chunk):
-            item = MessageItem(role=chunk.role, message_id=chunk.message_id)
-            self.items.append(item)
-            self._open_message = item
-        item.add(chunk.content)
-        return {item.id}
-
-    def _upsert_message(self, event: MessageUpsert) -> set[str]:
-        """ACP v2: content sent replaces the message's (null or [] clears it); left out, it stays."""
-        item = self._keyed(event.role, event.message_id)
-        if "parts" in event.model_fields_set:
-            item.parts = list(event.parts or ())
-        return {item.id}
-
-    def _keyed(self, role: str, message_id: str) -> MessageItem:
-        """The message with this id, placed at first sight. The first new user message takes the place
-        of the oldest prompt still pending: it is the agent's copy of it (its content replaces ours)."""
-        key = (role, message_id)
-        item = self._messages.get(key)
-        if item is not None:
-            return item
-        pending = self._oldest_pending() if role == "user" else None
-        if pending is not None:
-            pending.pending, pending.message_id, pending.parts = False, message_id, []
-            item = pending
-        else:
-            item = MessageItem(role=role, message_id=message_id)  # type: ignore[arg-type]
-            self.items.append(item)
-        self._messages[key] = item
-        self._open_message = None
-        return item
-
     def settle_pending(self) -> set[str]:
         """No prompt runs any more: one still pending was never taken in (refused, or the agent went
         away), so it stops saying it waits."""
-        settled = [i for i in self.items if isinstance(i, MessageItem) and i.pending]
-        for item in settled:
-            item.pending = False
-        return {item.id for item in settled}
+        return self.transcript.settle_pending()
 
-    def _oldest_pending(self) -> MessageItem | None:
-        return next((i for i in self.items if isinstance(i, MessageItem) and i.pending), None)
+    # --- the session's lifecycle ------------------------------------------------------------------------
 
-    @property
-    def pending_prompts(self) -> int:
-        """ACP v2: prompts sent that the agent has not inserted into its history yet."""
-        return sum(1 for i in self.items if isinstance(i, MessageItem) and i.pending)
+    def meet_agent(self, info: AgentInfo, protocol_version: int) -> set[str]:
+        """This session talks to a new agent process (the first, or one after a restart): what the
+        agent says of itself; the old process's agent session, and what it said of its state, are gone."""
+        self.session_id = None
+        self.agent_name = info.display_name + (f" {info.version}" if info.version else "")
+        self.agent_id = info.name
+        self.accepts_images = info.capabilities.prompt.image
+        self.protocol_version = protocol_version
+        self.agent_state = None
+        return {Aspect.DETAILS}
 
-    def _tool_call(self, event: ToolCallEvent) -> set[str]:
-        item = self._tool_calls.get(event.tool_call_id)
-        if item is None:
-            item = ToolCallItem(tool_call_id=event.tool_call_id)
-            self._tool_calls[event.tool_call_id] = item
-            self.items.append(item)
-        item.merge(event)
-        if event.terminal_stream is not None:
-            self._stream_terminal(item, event.terminal_stream)
-        # New content replaces the old, but output streamed in `_meta` belongs to the card for good.
-        for terminal_id in item.streamed_terminals - item.terminal_ids:
-            item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
-        self._open_message = None
-        return {item.id}
+    def reopen(self, session_id: str, title: str | None) -> set[str]:
+        """A session the agent keeps is being loaded or resumed: its id is known before the agent answers,
+        and its stored title shows until the agent names it otherwise."""
+        self.session_id = session_id
+        self.title = title
+        return {Aspect.DETAILS}
 
-    def _stream_terminal(self, item: ToolCallItem, chunk: TerminalStream) -> None:
-        """Output an agent streams in `_meta`: kept like a terminal's, shown in the card it names."""
-        terminal_id = chunk.terminal_id or item.tool_call_id
-        self.terminals.setdefault(terminal_id, TerminalView()).stream(chunk)
-        item.streamed_terminals.add(terminal_id)
+    def open(self, opened: OpenedSession) -> set[str]:
+        """The session exists at the agent: its id, modes and config options. It starts with an empty
+        suggestion list: a restart must not keep offering the old session's."""
+        self.session_id = opened.session_id
+        modes = self.set_modes(opened.modes, opened.current_mode_id)
+        options = self.set_config_options(opened.config_options)
+        return modes | options | self.set_suggestions(()) | {Aspect.STATUS}
 
-    def _cards_showing(self, terminal_id: str) -> set[str]:
-        return {item.id for item in self._tool_calls.values() if terminal_id in item.terminal_ids}
-
-    def _diff_shown(self, write: FileWriteItem) -> bool:
-        for tool in self._tool_calls.values():
-            for entry in tool.content:
-                if (
-                    getattr(entry, "kind", None) != "diff"
-                    or getattr(entry, "new_text", None) != write.new_text
-                ):
-                    continue
-                path = str(getattr(entry, "path", "") or "")
-                if path and (path == write.path or write.path.endswith("/" + path.lstrip("/"))):
-                    return True
-        return False
+    # --- internals --------------------------------------------------------------------------------------
 
     def _session_info(self, event: SessionInfoEvent) -> set[str]:
         if "title" in event.model_fields_set:  # sent as null: the agent cleared it
             self.title = event.title
         return {Aspect.DETAILS}
-
-
-def _different_message(item: MessageItem, chunk: MessageChunk) -> bool:
-    return (
-        chunk.message_id is not None and item.message_id is not None and chunk.message_id != item.message_id
-    )

@@ -23,7 +23,7 @@ from webclient.acp.process import AgentProcess
 from webclient.acp.suggestions import allowed_types
 from webclient.agent_config import AgentSpec, agent_environment, mcp_servers_for, remember_env
 from webclient.aio import cancel_and_wait
-from webclient.domain.state import SignIn
+from webclient.domain.sign_in import SignIn
 from webclient.domain.suggestions import SuggestionPolicy
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused, SettingsError
 from webclient.settings import Settings

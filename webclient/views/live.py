@@ -15,8 +15,9 @@ import contextlib
 from collections.abc import Iterable
 
 from webclient.aio import cancel_and_wait
+from webclient.domain.items import Item
 from webclient.domain.prompt import ComposerAttachments
-from webclient.domain.state import Aspect, Item, SessionState
+from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.inspector import Cursor, InspectorFeed
 from webclient.views.markdown_stream import delta, finished_end, streamed_text

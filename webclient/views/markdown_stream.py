@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from webclient.acp.models import TextPart
-from webclient.domain.state import Item, MessageItem
+from webclient.domain.items import Item, MessageItem
 from webclient.views.markdown import render_markdown
 
 # A fence opener or closer: up to three spaces, then three or more backticks or tildes.

@@ -14,9 +14,10 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
+from webclient.domain.items import Item
 from webclient.domain.picker import FoundFile
 from webclient.domain.prompt import Held
-from webclient.domain.state import Aspect, Item, SessionState
+from webclient.domain.state import Aspect, SessionState
 from webclient.views import assets, hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
 from webclient.views.diff import patch_lines, unified

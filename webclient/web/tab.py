@@ -14,11 +14,11 @@ from markupsafe import Markup
 
 from webclient.acp.models import ContentPart, Notice, NoticeLevel
 from webclient.aio import cancel_and_wait
+from webclient.domain.items import NoticeItem
 from webclient.domain.live_session import LiveSession
 from webclient.domain.picker import AttachmentRejected, file_part, find_files, image_part
 from webclient.domain.prompt import PromptRejected
 from webclient.domain.registry import SessionRegistry
-from webclient.domain.state import NoticeItem
 from webclient.errors import Refused
 from webclient.views import hidden_chars, render
 from webclient.views.live import LiveHub, Subscriber

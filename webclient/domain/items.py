@@ -1,0 +1,208 @@
+"""The entries of a session's transcript: messages, notices, tool-call cards, permission requests and
+file writes, and what a tool-call card shows of a terminal. Each entry has a stable id the page keys on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from webclient.acp.models import (
+    ContentPart,
+    Notice,
+    PermissionOption,
+    PermissionRequest,
+    TerminalEvent,
+    TerminalExit,
+    TerminalStream,
+    TextPart,
+    ToolCallContent,
+    ToolCallEvent,
+)
+
+KEPT_REPEATS = 20  # repeats of a notice kept for their details; the count goes on
+
+_ids = itertools.count(1)
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}-{next(_ids)}"
+
+
+@dataclass
+class MessageItem:
+    """A user message, an agent message or a thought; consecutive chunks of one role merge into it."""
+
+    role: Literal["user", "agent", "thought"]
+    parts: list[ContentPart] = field(default_factory=list)
+    message_id: str | None = None
+    auto_sent: bool = False
+    # ACP v2: a prompt we sent that the agent has not yet inserted into its history (its user message
+    # replaces this local copy when it does).
+    pending: bool = False
+    id: str = field(default_factory=lambda: _new_id("msg"))
+
+    def add(self, part: ContentPart) -> None:
+        last = self.parts[-1] if self.parts else None
+        if isinstance(part, TextPart) and isinstance(last, TextPart):
+            self.parts[-1] = TextPart(text=last.text + part.text)
+        else:
+            self.parts.append(part)
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+
+@dataclass
+class NoticeItem:
+    """A notice, and the ones of the same kind that followed it since the user's last prompt.
+
+    They show as one notice with a count; only the latest few repeats are kept, so an agent that logs a
+    line a millisecond to stdout costs one notice of bounded size.
+    """
+
+    notice: Notice
+    repeats: list[Notice] = field(default_factory=list)  # the latest KEPT_REPEATS of the repeats
+    count: int = 1
+    id: str = field(default_factory=lambda: _new_id("notice"))
+
+    @property
+    def all(self) -> list[Notice]:
+        return [self.notice, *self.repeats]
+
+    def add(self, notice: Notice) -> None:
+        self.count += 1
+        self.repeats.append(notice)
+        del self.repeats[:-KEPT_REPEATS]
+
+    def same_kind(self, notice: Notice) -> bool:
+        return notice.level == self.notice.level and notice_kind(notice) == notice_kind(self.notice)
+
+
+def notice_kind(notice: Notice) -> str:
+    """What a notice is about: the text before its first colon ("prompt suggestions: ..."), or all of it."""
+    return notice.text.split(":", 1)[0].strip().lower()
+
+
+@dataclass
+class ToolCallItem:
+    """One card per toolCallId; `tool_call_update` fills in only the fields it sends."""
+
+    tool_call_id: str
+    title: str = ""
+    kind: str | None = None
+    status: str | None = None
+    content: tuple[ToolCallContent, ...] = ()
+    locations: tuple[Any, ...] = ()
+    raw_input: Any = None
+    raw_output: Any = None
+    streamed_terminals: set[str] = field(default_factory=set)  # output the agent sent in `_meta`
+    id: str = field(default_factory=lambda: _new_id("tool"))
+
+    @property
+    def terminal_ids(self) -> set[str]:
+        """The terminals this card embeds (its content entries of kind `terminal`)."""
+        return {c.terminal_id for c in self.content if c.kind == "terminal" and c.terminal_id}
+
+    def merge(self, event: ToolCallEvent) -> None:
+        """Fields sent replace, fields cleared (v2's null) go back to nothing, appended content adds."""
+        for name in ("title", "kind", "status", "content", "locations", "raw_input", "raw_output"):
+            value = getattr(event, name)
+            if value is not None:
+                setattr(self, name, value)
+            elif name in event.cleared:
+                setattr(self, name, _CLEARED[name])
+        if event.appended:
+            self.content = (*self.content, *event.appended)
+
+
+_CLEARED: dict[str, Any] = {
+    "title": "",
+    "kind": None,
+    "status": None,
+    "content": (),
+    "locations": (),
+    "raw_input": None,
+    "raw_output": None,
+}
+
+
+# How much of the output an agent streams in a tool call's `_meta` a session keeps (the tail).
+MAX_STREAMED_CHARS = 1024 * 1024
+
+
+@dataclass
+class TerminalView:
+    """What a tool-call card shows of a terminal: a client terminal's output as last captured, or the
+    output an agent streamed in `_meta` (codex-acp). `truncated`: earlier output was dropped."""
+
+    output: str = ""
+    truncated: bool = False
+    exit: TerminalExit | None = None
+    command: str | None = None  # what an ACP v2 agent says its terminal runs
+
+    def stream(self, chunk: TerminalStream) -> None:
+        self.output += chunk.data
+        if len(self.output) > MAX_STREAMED_CHARS:
+            self.output = self.output[-MAX_STREAMED_CHARS:]
+            self.truncated = True
+        if chunk.exited:
+            self.exit = TerminalExit(exit_code=chunk.exit_code)
+
+    def update(self, event: TerminalEvent) -> None:
+        """An ACP v2 display terminal: a snapshot replaces the output, a chunk adds to it."""
+        if event.command is not None:
+            self.command = event.command
+        if event.output is not None:
+            self.output, self.truncated = event.output, False
+        self.stream(TerminalStream(data=event.appended))
+        if event.exit is not None:
+            self.exit = event.exit
+
+
+class PermissionState(StrEnum):
+    PENDING = "pending"
+    ANSWERED = "answered"
+    CANCELLED = "cancelled"
+
+
+@dataclass
+class PermissionItem:
+    """The agent asks before it acts; the user answers with one of the agent's own options."""
+
+    request: PermissionRequest
+    state: PermissionState = PermissionState.PENDING
+    chosen: str | None = None  # the name of the option the user chose
+    # True when webclient asks, not the agent: a write to a protected path waits for the user.
+    asked_by_client: bool = False
+    id: str = field(default_factory=lambda: _new_id("perm"))
+
+    @property
+    def tool_call(self) -> ToolCallEvent:
+        return self.request.tool_call
+
+    @property
+    def options(self) -> tuple[PermissionOption, ...]:
+        return self.request.options
+
+    @property
+    def title(self) -> str:
+        return self.request.title
+
+
+@dataclass
+class FileWriteItem:
+    """The agent wrote a file through us (`fs/write_text_file`)."""
+
+    path: str
+    old_text: str | None
+    new_text: str
+    # A tool call of this session already shows this very change as a diff: the write only names it.
+    diff_shown: bool = False
+    id: str = field(default_factory=lambda: _new_id("write"))
+
+
+Item = MessageItem | NoticeItem | ToolCallItem | PermissionItem | FileWriteItem

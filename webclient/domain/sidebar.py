@@ -1,0 +1,46 @@
+"""What the sidebar lists beside a session: the live sessions, the stored ones, and the agents a new
+session can start with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SessionLink:
+    """A live session in the sidebar, with the name of the agent it talks to."""
+
+    local_id: str
+    title: str
+    status: str
+    current: bool
+    agent: str = ""
+
+
+@dataclass(frozen=True)
+class AgentChoice:
+    """An agent "New session" can start a session with."""
+
+    key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    """A session the agent keeps (from `session/list`) that can be loaded or resumed."""
+
+    session_id: str
+    title: str | None
+    updated_at: str | None
+
+
+@dataclass(frozen=True)
+class Sidebar:
+    live: tuple[SessionLink, ...] = ()
+    stored: tuple[StoredSession, ...] = ()
+    can_load: bool = False
+    can_resume: bool = False
+    can_list: bool = False
+    can_delete: bool = False
+    agents: tuple[AgentChoice, ...] = ()
+    current_agent: str = ""

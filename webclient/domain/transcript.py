@@ -1,0 +1,227 @@
+"""The transcript of one session: its entries in order, and how what the agent says and what the user
+does merge into them.
+
+`SessionState` owns one `Transcript` and is the only caller of its transitions; each returns the ids of
+the entries it changed. No I/O here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from webclient.acp.models import (
+    ContentPart,
+    MessageChunk,
+    MessageUpsert,
+    Notice,
+    TerminalEvent,
+    TerminalOutput,
+    TerminalStream,
+    TextPart,
+    ToolCallContent,
+    ToolCallEvent,
+)
+from webclient.domain.items import (
+    FileWriteItem,
+    Item,
+    MessageItem,
+    NoticeItem,
+    PermissionItem,
+    PermissionState,
+    TerminalView,
+    ToolCallItem,
+)
+
+
+class Transcript:
+    """Messages, notices, tool-call cards, permission requests and file writes, and the terminals the
+    cards show. Consecutive chunks of one speaker merge into the open message; ACP v2 messages are keyed
+    by id instead."""
+
+    def __init__(self) -> None:
+        self.items: list[Item] = []
+        self.terminals: dict[str, TerminalView] = {}  # by terminal id
+        self._tool_calls: dict[str, ToolCallItem] = {}
+        self._open_message: MessageItem | None = None
+        self._messages: dict[tuple[str, str], MessageItem] = {}  # v2: by (role, id)
+
+    # --- queries ----------------------------------------------------------------------------------------
+
+    def item(self, item_id: str) -> Item | None:
+        return next((i for i in self.items if i.id == item_id), None)
+
+    def tool_card(self, tool_call_id: str) -> ToolCallItem | None:
+        return self._tool_calls.get(tool_call_id)
+
+    def first_user_message(self) -> MessageItem | None:
+        return next((i for i in self.items if isinstance(i, MessageItem) and i.role == "user"), None)
+
+    @property
+    def needs_answer(self) -> bool:
+        return any(isinstance(i, PermissionItem) and i.state is PermissionState.PENDING for i in self.items)
+
+    @property
+    def pending_prompts(self) -> int:
+        return sum(1 for i in self.items if isinstance(i, MessageItem) and i.pending)
+
+    # --- messages ---------------------------------------------------------------------------------------
+
+    def add_user_message(self, parts: Sequence[ContentPart], *, auto_sent: bool, pending: bool) -> set[str]:
+        item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent, pending=pending)
+        return self._append(item)
+
+    def add_chunk(self, chunk: MessageChunk, *, keyed: bool) -> set[str]:
+        """A chunk of a message: keyed (ACP v2) by its message id, else into the open message."""
+        if isinstance(chunk.content, TextPart) and not chunk.content.text:
+            return set()  # an empty chunk (qwen-code sends one with its usage data) adds nothing
+        if keyed and chunk.message_id is not None:
+            keyed_item = self._keyed(chunk.role, chunk.message_id)
+            keyed_item.add(chunk.content)
+            return {keyed_item.id}
+        item = self._open_message
+        if item is None or item.role != chunk.role or _different_message(item, chunk):
+            item = MessageItem(role=chunk.role, message_id=chunk.message_id)
+            self.items.append(item)
+            self._open_message = item
+        item.add(chunk.content)
+        return {item.id}
+
+    def upsert_message(self, event: MessageUpsert) -> set[str]:
+        """ACP v2: content sent replaces the message's (null or [] clears it); left out, it stays."""
+        item = self._keyed(event.role, event.message_id)
+        if "parts" in event.model_fields_set:
+            item.parts = list(event.parts or ())
+        return {item.id}
+
+    def close_open_message(self) -> set[str]:
+        self._open_message = None
+        return set()
+
+    def settle_pending(self) -> set[str]:
+        """Prompts still pending stop saying they wait (nobody will take them in now)."""
+        settled = [i for i in self.items if isinstance(i, MessageItem) and i.pending]
+        for item in settled:
+            item.pending = False
+        return {item.id for item in settled}
+
+    def _keyed(self, role: str, message_id: str) -> MessageItem:
+        """The message with this id, placed at first sight. The first new user message takes the place
+        of the oldest prompt still pending: it is the agent's copy of it (its content replaces ours)."""
+        key = (role, message_id)
+        item = self._messages.get(key)
+        if item is not None:
+            return item
+        pending = self._oldest_pending() if role == "user" else None
+        if pending is not None:
+            pending.pending, pending.message_id, pending.parts = False, message_id, []
+            item = pending
+        else:
+            item = MessageItem(role=role, message_id=message_id)  # type: ignore[arg-type]
+            self.items.append(item)
+        self._messages[key] = item
+        self._open_message = None
+        return item
+
+    def _oldest_pending(self) -> MessageItem | None:
+        return next((i for i in self.items if isinstance(i, MessageItem) and i.pending), None)
+
+    # --- notices, permission requests, file writes ------------------------------------------------------
+
+    def add_notice(self, notice: Notice) -> set[str]:
+        """A notice of the same kind as the last one since the user's last prompt joins it; the message
+        being streamed stays open then, so its text is not cut into pieces either."""
+        repeated = self._last_notice()
+        if repeated is not None and repeated.same_kind(notice):
+            repeated.add(notice)
+            return {repeated.id}
+        return self._append(NoticeItem(notice=notice))
+
+    def add_item(self, item: PermissionItem | FileWriteItem) -> set[str]:
+        if isinstance(item, FileWriteItem):
+            item.diff_shown = self._diff_shown(item)
+        return self._append(item)
+
+    def settle_permission(self, item_id: str, state: PermissionState, chosen: str | None = None) -> set[str]:
+        """A pending permission request was answered or cancelled; one no longer pending stays as it is."""
+        item = self.item(item_id)
+        if not isinstance(item, PermissionItem) or item.state is not PermissionState.PENDING:
+            return set()
+        item.state, item.chosen = state, chosen
+        return {item.id}
+
+    def _last_notice(self) -> NoticeItem | None:
+        """The most recent notice, unless the user has sent a prompt since."""
+        for item in reversed(self.items):
+            if isinstance(item, NoticeItem):
+                return item
+            if isinstance(item, MessageItem) and item.role == "user":
+                return None
+        return None
+
+    def _append(self, item: Item) -> set[str]:
+        self.items.append(item)
+        self._open_message = None
+        return {item.id}
+
+    # --- tool calls and terminals -----------------------------------------------------------------------
+
+    def tool_call(self, event: ToolCallEvent) -> set[str]:
+        item = self._tool_calls.get(event.tool_call_id)
+        if item is None:
+            item = ToolCallItem(tool_call_id=event.tool_call_id)
+            self._tool_calls[event.tool_call_id] = item
+            self.items.append(item)
+        item.merge(event)
+        if event.terminal_stream is not None:
+            self._stream_terminal(item, event.terminal_stream)
+        # New content replaces the old, but output streamed in `_meta` belongs to the card for good.
+        for terminal_id in item.streamed_terminals - item.terminal_ids:
+            item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
+        self._open_message = None
+        return {item.id}
+
+    def cancel_unfinished_tool_calls(self) -> set[str]:
+        changed = set()
+        for item in self._tool_calls.values():
+            if item.status in (None, "pending", "in_progress"):
+                item.status = "cancelled"
+                changed.add(item.id)
+        return changed
+
+    def update_terminal(self, event: TerminalEvent) -> set[str]:
+        """An ACP v2 display terminal changed: the cards that embed it change."""
+        self.terminals.setdefault(event.terminal_id, TerminalView()).update(event)
+        return self._cards_showing(event.terminal_id)
+
+    def set_terminal(self, terminal_id: str, output: TerminalOutput) -> set[str]:
+        """A client terminal's output or exit changed: the cards that embed it change."""
+        self.terminals[terminal_id] = TerminalView(output.output, output.truncated, output.exit)
+        return self._cards_showing(terminal_id)
+
+    def _stream_terminal(self, item: ToolCallItem, chunk: TerminalStream) -> None:
+        """Output an agent streams in `_meta`: kept like a terminal's, shown in the card it names."""
+        terminal_id = chunk.terminal_id or item.tool_call_id
+        self.terminals.setdefault(terminal_id, TerminalView()).stream(chunk)
+        item.streamed_terminals.add(terminal_id)
+
+    def _cards_showing(self, terminal_id: str) -> set[str]:
+        return {item.id for item in self._tool_calls.values() if terminal_id in item.terminal_ids}
+
+    def _diff_shown(self, write: FileWriteItem) -> bool:
+        for tool in self._tool_calls.values():
+            for entry in tool.content:
+                if (
+                    getattr(entry, "kind", None) != "diff"
+                    or getattr(entry, "new_text", None) != write.new_text
+                ):
+                    continue
+                path = str(getattr(entry, "path", "") or "")
+                if path and (path == write.path or write.path.endswith("/" + path.lstrip("/"))):
+                    return True
+        return False
+
+
+def _different_message(item: MessageItem, chunk: MessageChunk) -> bool:
+    return (
+        chunk.message_id is not None and item.message_id is not None and chunk.message_id != item.message_id
+    )
