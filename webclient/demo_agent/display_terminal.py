@@ -24,7 +24,7 @@ from .blocks import JsonDict
 from .markdown import code, fenced
 
 if TYPE_CHECKING:
-    from .tools import ToolContext
+    from .tool_context import ToolContext
 
 __all__ = ["run_in_display_terminal", "show_in_display_terminal"]
 

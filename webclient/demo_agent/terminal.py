@@ -19,7 +19,7 @@ from acp.schema import TerminalToolCallContent
 from .markdown import code, fenced
 
 if TYPE_CHECKING:
-    from .tools import ToolContext
+    from .tool_context import ToolContext
 
 __all__ = ["OUTPUT_BYTE_LIMIT", "run_in_terminal"]
 

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import os
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +35,9 @@ from .features import ClientFeatures
 from .intents import Intent, Kind
 from .markdown import code, fenced
 from .modes import MODES
-from .session import DemoSession
 from .terminal import run_in_terminal
-from .updates import ClientChannel, current_mode
+from .tool_context import ToolContext, json_of
+from .updates import current_mode
 from .workspace import Workspace, WorkspaceError, is_listed
 
 __all__ = ["REVIEW_LINE", "TOOL_KINDS", "ToolContext", "run_tool", "thought_for"]
@@ -62,27 +61,6 @@ RUN_OPTIONS = (
     PermissionOption(option_id="skip", name="Don't run", kind="reject_once"),
 )
 TOOL_KINDS = frozenset({Kind.EDIT, Kind.RUN, Kind.SEARCH, Kind.MODE})
-
-
-@dataclass(slots=True)
-class ToolContext:
-    """What a tool turn works with: the client, the session, and the running turn's cancel flag."""
-
-    channel: ClientChannel
-    live: DemoSession
-    features: ClientFeatures
-    cancelled: asyncio.Event
-
-    @property
-    def session_id(self) -> str:
-        return self.live.session_id
-
-    @property
-    def workspace(self) -> Workspace:
-        return self.live.workspace
-
-    async def send(self, update: Any) -> None:
-        await self.channel.session_update(self.session_id, _json(update))
 
 
 def thought_for(intent: Intent) -> str:
@@ -254,7 +232,7 @@ async def _permission(
     """The chosen optionId, or None when the turn was cancelled; anything malformed counts as a refusal."""
     if ctx.live.always_allow_edits:
         return "always"
-    tool_call = _json(
+    tool_call = json_of(
         update_tool_call(tool_id, title=title, kind="edit", status="pending", content=[diff], locations=where)
     )
     return await _ask(ctx, tool_call, PERMISSION_OPTIONS)
@@ -347,7 +325,7 @@ async def _run_for_real(ctx: ToolContext, command: str) -> str:
     await ctx.send(
         start_tool_call(tool_id, title, kind="execute", status="pending", raw_input={"command": command})
     )
-    tool_call = _json(update_tool_call(tool_id, title=title, kind="execute", status="pending"))
+    tool_call = json_of(update_tool_call(tool_id, title=title, kind="execute", status="pending"))
     tool_call["rawInput"] = {"command": command}
     choice = await _ask(ctx, tool_call, RUN_OPTIONS)
     if choice != "run":
@@ -440,7 +418,3 @@ async def _switch_mode(ctx: ToolContext, mode_id: str) -> str:
 
 def _tool_id(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:12]}"
-
-
-def _json(update: Any) -> JsonDict:
-    return update if isinstance(update, dict) else to_json(update)
