@@ -137,8 +137,7 @@ class LiveSession(Generic[SinkT]):
         if not blocks:
             raise Refused("an empty prompt was not sent")
         parts = [block.part for block in blocks]
-        self.hub.mark(self.state.add_user_message(parts, auto_sent=auto_sent))
-        self.hub.mark(self.state.set_turn(TurnState.WORKING))
+        self.hub.mark(self.state.begin_turn(parts, auto_sent=auto_sent))
         self.on_status()
         if not self.state.keyed_messages:
             # v1: sending is accepting. In v2 the agent accepts a prompt when it inserts its user
@@ -170,7 +169,7 @@ class LiveSession(Generic[SinkT]):
         if self._queued is None:
             return
         self._queued = None
-        self.hub.mark(self.state.set_queued(False) | self.state.set_turn(TurnState.IDLE))
+        self.hub.mark(self.state.drop_queued())
         self.notice(NoticeLevel.WARNING, f"your last prompt was not sent: {reason}")
 
     def submit_composed(self, text: str, kept: list[str], composer: ComposerAttachments) -> None:
@@ -205,11 +204,9 @@ class LiveSession(Generic[SinkT]):
             return
         if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
             raise Refused("nothing to cancel")
-        self.hub.mark(self.state.set_turn(TurnState.CANCELLING))
+        self.hub.mark(self.state.cancel_turn())
         self.on_status()
         self.cancel_permissions()  # the protocol answers a pending request "cancelled" on session/cancel
-        if self.state.keyed_messages:  # v2: the client SHOULD mark the work's unfinished tool calls
-            self.hub.mark(self.state.cancel_unfinished_tool_calls())
         self._cancel_watch = asyncio.create_task(self._watch_cancel(), name="cancel-grace")
         try:
             await self.agent.cancel(self.state.session_id)
@@ -221,7 +218,7 @@ class LiveSession(Generic[SinkT]):
         the page offers to stop it (the turn would otherwise stay "cancelling" for ever)."""
         await asyncio.sleep(self.cancel_grace)
         if self.state.turn is TurnState.CANCELLING:
-            self.hub.mark(self.state.set_turn(TurnState.UNRESPONSIVE))
+            self.hub.mark(self.state.ignore_cancel())
             self.notice(
                 NoticeLevel.WARNING,
                 f"the agent did not stop within {self.cancel_grace:g} s of Cancel; stopping it restarts "
@@ -250,7 +247,7 @@ class LiveSession(Generic[SinkT]):
         self.permissions.cancel_ours()
         if self._cancel_watch is not None:
             self._cancel_watch.cancel()
-        self.hub.mark(self.state.set_turn(TurnState.IDLE) | self.state.settle_pending())
+        self.hub.mark(self.state.end_turn())
         self.on_status()
         if not self._closing:
             self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
@@ -317,12 +314,11 @@ class LiveSession(Generic[SinkT]):
         if self._grace is not None:
             self._grace.cancel()
         self.ledger.begin_replay()
-        self.hub.mark(self.state.set_turn(TurnState.WORKING))  # no prompt while the replay runs
+        self.hub.mark(self.state.begin_replay())
 
     def end_replay(self) -> None:
         self.ledger.end_replay()
-        self.state.close_open_message()
-        self.hub.mark(self.state.set_suggestions(()) | self.state.set_turn(TurnState.IDLE))
+        self.hub.mark(self.state.end_replay())
         self.on_status()
 
     # --- the agent and the agent's session ----------------------------------------------------------------

@@ -251,15 +251,6 @@ class SessionState:
         named = {Aspect.DETAILS} if first and not self.title else set()
         return added | named | self.set_suggestions(())
 
-    def cancel_unfinished_tool_calls(self) -> set[str]:
-        """Cancel was asked for (ACP v2): tool calls still pending or in progress show as cancelled at
-        once; an update from the agent afterwards still says what really became of them."""
-        return self.transcript.cancel_unfinished_tool_calls()
-
-    def close_open_message(self) -> set[str]:
-        """The next chunk starts a new message (a replay ended, or another speaker took over)."""
-        return self.transcript.close_open_message()
-
     def add_item(self, item: PermissionItem | FileWriteItem) -> set[str]:
         """A permission request (pending) or a file the agent wrote joins the transcript."""
         return self.transcript.add_item(item)
@@ -333,10 +324,39 @@ class SessionState:
         self.config_options = options
         return {Aspect.DETAILS}
 
-    def settle_pending(self) -> set[str]:
+    # --- the turn -------------------------------------------------------------------------------------
+
+    def begin_turn(self, parts: Sequence[ContentPart], *, auto_sent: bool = False) -> set[str]:
+        """The user sent a prompt: it shows in the transcript, and the session works on it."""
+        return self.add_user_message(parts, auto_sent=auto_sent) | self.set_turn(TurnState.WORKING)
+
+    def cancel_turn(self) -> set[str]:
+        """Cancel was asked for. ACP v2: tool calls still pending or in progress show as cancelled at
+        once; an update from the agent afterwards still says what really became of them."""
+        cancelled = self.transcript.cancel_unfinished_tool_calls() if self.keyed_messages else set()
+        return self.set_turn(TurnState.CANCELLING) | cancelled
+
+    def ignore_cancel(self) -> set[str]:
+        """The agent went on past the grace period after Cancel: only stopping it ends the turn."""
+        return self.set_turn(TurnState.UNRESPONSIVE)
+
+    def end_turn(self) -> set[str]:
         """No prompt runs any more: one still pending was never taken in (refused, or the agent went
         away), so it stops saying it waits."""
-        return self.transcript.settle_pending()
+        return self.set_turn(TurnState.IDLE) | self.transcript.settle_pending()
+
+    def drop_queued(self) -> set[str]:
+        """The prompt that waited for the session to exist will not go out (it stays in the transcript)."""
+        return self.set_queued(False) | self.set_turn(TurnState.IDLE)
+
+    def begin_replay(self) -> set[str]:
+        """`session/load` replays the history: no prompt goes out meanwhile."""
+        return self.set_turn(TurnState.WORKING)
+
+    def end_replay(self) -> set[str]:
+        """The replay ended: the next chunk starts a new message, and nothing the replay sent is offered."""
+        self.transcript.close_open_message()
+        return self.set_suggestions(()) | self.set_turn(TurnState.IDLE)
 
     # --- the session's lifecycle ------------------------------------------------------------------------
 
