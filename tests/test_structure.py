@@ -13,9 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_layers import PACKAGE, module_name, modules
 from webclient.domain.items import PermissionItem
 from webclient.domain.state import SessionState
+
+PACKAGE = Path(__file__).resolve().parent.parent / "webclient"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
 
 # --- no import circle -----------------------------------------------------------------------------------
 
