@@ -33,6 +33,7 @@ SCRIPTS = (
     "htmx-ext-ws-2.0.4.js",
     "app.js",
     "attach.js",
+    "suggestion_policy.js",
     "suggestions.js",
     "inspector.js",
     "slash.js",
