@@ -15,7 +15,9 @@ JS_TESTS = Path(__file__).resolve().parent / "js"
 NODE = shutil.which("node")
 
 
-@pytest.mark.skipif(NODE is None, reason="Node.js is not installed: the tests in tests/js/ need `node --test`")
+@pytest.mark.skipif(
+    NODE is None, reason="Node.js is not installed: the tests in tests/js/ need `node --test`"
+)
 def test_the_javascript_unit_tests_pass() -> None:
     assert NODE is not None
     assert sorted(JS_TESTS.glob("*.test.js")), "no JavaScript tests found"
