@@ -55,3 +55,13 @@ def test_every_marker_a_script_selects_is_in_the_templates() -> None:
     markers = {f'data-{kind}="{value}"' for kind, value in selected}
     missing = sorted(marker for marker in markers if marker not in markup)
     assert missing == []
+
+
+def test_every_slot_of_the_keymap_has_its_handler_and_no_other_is_registered() -> None:
+    # keymap.js refuses unknown names at run time; this catches a slot left without its handler.
+    table = re.search(r"var PRIORITY = \[(.*?)\];", source("keymap.js"), re.S)
+    assert table is not None
+    slots = re.findall(r'^\s*"([\w-]+)"', table.group(1), re.M)
+    registered = [slot for name in OURS for slot in re.findall(r"""register\(\s*"([\w-]+)\"""", source(name))]
+    assert sorted(registered) == sorted(slots)
+    assert len(slots) == 7
