@@ -1,5 +1,5 @@
 // webclient page behaviour that HTML alone cannot express: scrolling, open thoughts, navigation, connection
-// state. The composer and the suggestions are static/suggestions.js.
+// state. The composer is static/composer.js, the suggestions static/suggestion_*.js and auto_send.js.
 // Everything the server sends arrives as HTML through htmx; this file never builds markup from data.
 (function () {
   "use strict";

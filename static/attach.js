@@ -12,7 +12,7 @@
   function composer() { return byId("composer"); }
   function picker() { return byId("file-picker"); }
   function options() {
-    return Array.prototype.slice.call(document.querySelectorAll('#file-picker [data-testid="file-option"]'));
+    return Array.prototype.slice.call(document.querySelectorAll('#file-picker [data-action="file-option"]'));
   }
   function pickerOpen() { var p = picker(); return !!p && !p.hidden; }
 
@@ -33,9 +33,7 @@
   function ask(query) {
     if (query === lastQuery) { return; }
     lastQuery = query;
-    var form = byId("find-form");
-    form.querySelector('[name="query"]').value = query;
-    form.requestSubmit();
+    window.webclient.call("find", { query: query });
   }
 
   document.addEventListener("input", function (event) {
@@ -64,48 +62,42 @@
     var found = mention();
     if (found) {
       // Take the `@query` out of the text: the file's token goes in its place once the server holds it
-      // (static/suggestions.js puts it there), so the link stands where it was typed.
+      // (static/composer.js puts it there), so the link stands where it was typed.
       box.value = box.value.slice(0, found.start) + box.value.slice(box.selectionStart);
       box.setSelectionRange(found.start, found.start);
       box.setAttribute("data-insert-at", String(found.start));
     }
     closePicker();
-    var form = byId("attach-file-form");
-    form.querySelector('[name="path"]').value = option.getAttribute("data-path");
-    form.requestSubmit();
+    window.webclient.call("attach-file", { path: option.getAttribute("data-path") });
     box.focus();
   }
 
-  // Capture phase: while the picker is open, its keys come before Enter-sends and the other menus.
-  document.addEventListener("keydown", function (event) {
-    if (event.target !== composer() || !pickerOpen()) { return; }
+  // First in the keymap (static/keymap.js): while the picker is open, its keys come before Enter-sends,
+  // the slash menu and the suggestions.
+  var keymap = window.webclient.keymap;
+  keymap.register("file-picker", function (event) {
+    if (event.target !== composer() || !pickerOpen()) { return keymap.PASS; }
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault();
-      event.stopImmediatePropagation();
       move(event.key === "ArrowDown" ? 1 : -1);
     } else if ((event.key === "Enter" || event.key === "Tab") && active()) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
       choose(active());
     } else if (event.key === "Escape") {
-      event.preventDefault();
-      event.stopImmediatePropagation();
       closePicker();
+    } else {
+      return keymap.PASS;
     }
-  }, true);
+    return keymap.STOP;
+  });
 
   document.addEventListener("click", function (event) {
-    var option = event.target.closest && event.target.closest('#file-picker [data-testid="file-option"]');
+    var option = event.target.closest && event.target.closest('#file-picker [data-action="file-option"]');
     if (option) { choose(option); }
   });
 
   // The picker came back from the server: drop it if the user has moved on meanwhile.
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (pickerOpen() && !mention()) { closePicker(); }
-    var box = byId("composer-attachments");
-    if (box) {
-      box.hidden = box.querySelectorAll('[data-testid="composer-attachment"]').length === 0;
-    }
+    window.webclient.composer.syncPills();
   });
 
   // Images: chosen with the button or pasted into the message.
@@ -114,11 +106,7 @@
     var reader = new FileReader();
     reader.onload = function () {
       var url = String(reader.result);
-      var form = byId("attach-image-form");
-      form.querySelector('[name="mime_type"]').value = file.type;
-      form.querySelector('[name="data"]').value = url.slice(url.indexOf(",") + 1);
-      form.requestSubmit();
-      form.querySelector('[name="data"]').value = "";
+      window.webclient.call("attach-image", { mime_type: file.type, data: url.slice(url.indexOf(",") + 1) });
     };
     reader.readAsDataURL(file);
   }
@@ -132,7 +120,7 @@
 
   document.addEventListener("paste", function (event) {
     if (event.target !== composer() || !event.clipboardData) { return; }
-    var label = document.querySelector('[data-testid="attach-image"]');
+    var label = document.querySelector('[data-action="attach-image"]');
     if (!label || label.hidden) { return; }  // this agent takes no images
     var items = Array.prototype.slice.call(event.clipboardData.items || []);
     var image = items.filter(function (i) { return i.kind === "file" && /^image\//.test(i.type); })[0];

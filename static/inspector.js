@@ -6,7 +6,7 @@
   function panel() { return document.getElementById("inspector"); }
   function list() { return document.getElementById("inspector-entries"); }
   function filterBox() { return document.getElementById("inspector-filter"); }
-  function toggles() { return document.querySelectorAll('[data-testid="inspector-toggle"]'); }
+  function toggles() { return document.querySelectorAll('[data-action="inspector-toggle"]'); }
 
   function isOpen() { var p = panel(); return !!p && !p.hidden; }
 
@@ -18,10 +18,7 @@
 
   // The server sends entries only to tabs whose panel is open.
   function tellServer(open) {
-    var form = document.getElementById("inspector-form");
-    if (!form) { return; }
-    form.querySelector('[name="open"]').value = open ? "true" : "false";
-    form.requestSubmit();
+    window.webclient.call("inspector", { open: open ? "true" : "false" });
   }
 
   function setOpen(open) {
@@ -57,7 +54,7 @@
       entry.hidden = !visible;
       if (visible) { shown += 1; }
     });
-    var empty = document.querySelector('[data-testid="inspector-no-match"]');
+    var empty = document.querySelector('[data-role="inspector-no-match"]');
     if (empty) { empty.hidden = shown > 0 || l.children.length === 0; }
   }
 
@@ -72,19 +69,21 @@
   document.addEventListener("click", function (event) {
     var target = event.target;
     if (!target.closest) { return; }
-    if (target.closest('[data-testid="inspector-toggle"]')) {
+    if (target.closest('[data-action="inspector-toggle"]')) {
       setOpen(!isOpen());
-    } else if (target.closest('[data-testid="inspector-close"]')) {
+    } else if (target.closest('[data-action="inspector-close"]')) {
       setOpen(false);
       var toggle = toggles()[0];
       if (toggle) { toggle.focus(); }
     }
   });
 
-  document.addEventListener("keydown", function (event) {
+  // Escape inside the panel closes it (slot "inspector" of static/keymap.js); the browser's default stays.
+  window.webclient.keymap.register("inspector", function (event) {
     if (event.key === "Escape" && isOpen() && panel().contains(event.target)) {
       setOpen(false);
     }
+    return window.webclient.keymap.PASS;
   });
 
   document.addEventListener("input", function (event) {

@@ -25,10 +25,10 @@
   });
 
   // Buttons that would act on the server; while it is unreachable they are disabled (and put back after).
-  var ACTING = '[data-testid="send"], [data-testid="suggestion"], [data-testid="suggestion-edit"], ' +
-    '[data-testid="permission"] button, [data-testid="new-session"], [data-testid="load-session"], ' +
-    '[data-testid="resume-session"], [data-testid="close-session"], [data-testid="restart"], ' +
-    '[data-testid="cancel"], [data-testid="starter"], #session-header select, #session-header input';
+  var ACTING = '[data-action="send"], [data-action="suggestion"], [data-action="suggestion-edit"], ' +
+    '[data-role="permission"] button, [data-action="new-session"], [data-action="load-session"], ' +
+    '[data-action="resume-session"], [data-action="close-session"], [data-action="restart"], ' +
+    '[data-action="cancel"], [data-action="starter"], #session-header select, #session-header input';
 
   function setActingDisabled(off) {
     document.querySelectorAll(ACTING).forEach(function (el) {
@@ -102,14 +102,14 @@
   document.addEventListener("click", function (event) {
     var target = event.target.closest ? event.target : null;
     if (!target) { return; }
-    if (target.closest('[data-testid="reconnect"]')) {
+    if (target.closest('[data-action="reconnect"]')) {
       connection.retryAt = 0;
       showRetry();
       probe().then(function (verdict) {
         if (verdict === "expired") { setConnection("expired"); }
         else if (verdict === "reachable" && connection.socket) { connection.socket.reconnect(); }
       });
-    } else if (target.closest('[data-testid="reload"]')) {
+    } else if (target.closest('[data-action="reload"]')) {
       window.location.reload();
     }
   });
@@ -121,7 +121,7 @@
   var pinned = true;
 
   function atBottom(el) { return el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK; }
-  function jump() { return byId("jump-latest") || document.querySelector('[data-testid="jump-latest"]'); }
+  function jump() { return document.querySelector('[data-action="jump-latest"]'); }
 
   function hasEntries() { var t = byId("transcript"); return !!t && t.children.length > 0; }
 
@@ -153,13 +153,13 @@
   // Sending a prompt (typed, a chip or a starter's) is the user moving on: show what it brings.
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var elt = event.target;
-    if (elt && (elt.id === "composer-form" || elt.id === "suggestion-form" ||
-                (elt.getAttribute && elt.getAttribute("data-testid") === "suggestion"))) {
+    if (elt && (elt.id === "composer-form" || window.webclient.isCall(elt, "suggestion") ||
+                (elt.getAttribute && elt.getAttribute("data-action") === "suggestion"))) {
       toBottom();
     }
   });
   document.addEventListener("click", function (event) {
-    if (event.target.closest && event.target.closest('[data-testid="jump-latest"]')) {
+    if (event.target.closest && event.target.closest('[data-action="jump-latest"]')) {
       toBottom();
       var box = composer();
       if (box) { box.focus({ preventScroll: true }); }
@@ -198,7 +198,7 @@
   // A starter puts its prompt into the composer; the user reads it and sends it.
 
   document.addEventListener("click", function (event) {
-    var starter = event.target.closest && event.target.closest('[data-testid="starter"]');
+    var starter = event.target.closest && event.target.closest('[data-action="starter"]');
     var box = composer();
     if (!starter || !box) { return; }
     var text = starter.getAttribute("data-prompt") || "";
@@ -212,7 +212,7 @@
 
   function setPanel(name, open) {
     body().setAttribute("data-" + name, open ? "open" : "closed");
-    var toggle = document.querySelector(name === "drawer" ? '[data-testid="sessions-toggle"]' : '[data-testid="header-menu"]');
+    var toggle = document.querySelector(name === "drawer" ? '[data-action="sessions-toggle"]' : '[data-action="header-menu"]');
     if (toggle) { toggle.setAttribute("aria-expanded", open ? "true" : "false"); }
   }
   function isOpen(name) { return body().getAttribute("data-" + name) === "open"; }
@@ -220,24 +220,26 @@
   document.addEventListener("click", function (event) {
     var t = event.target.closest ? event.target : null;
     if (!t) { return; }
-    if (t.closest('[data-testid="sessions-toggle"]')) {
+    if (t.closest('[data-action="sessions-toggle"]')) {
       setPanel("drawer", !isOpen("drawer"));
       if (isOpen("drawer")) {
         var first = document.querySelector("#sidebar a, #sidebar button");
         if (first) { first.focus(); }
       }
-    } else if (t.closest('[data-testid="drawer-scrim"]')) {
+    } else if (t.closest('[data-action="drawer-scrim"]')) {
       setPanel("drawer", false);
-    } else if (t.closest('[data-testid="header-menu"]')) {
+    } else if (t.closest('[data-action="header-menu"]')) {
       setPanel("menu", !isOpen("menu"));
-    } else if (isOpen("menu") && (!t.closest("#header-extra") || t.closest('[data-testid="inspector-toggle"]'))) {
+    } else if (isOpen("menu") && (!t.closest("#header-extra") || t.closest('[data-action="inspector-toggle"]'))) {
       setPanel("menu", false);  // a click elsewhere, or opening the inspector, closes the menu
     }
   });
-  document.addEventListener("keydown", function (event) {
-    if (event.key !== "Escape") { return; }
-    if (isOpen("drawer")) { setPanel("drawer", false); var s = document.querySelector('[data-testid="sessions-toggle"]'); if (s) { s.focus(); } }
+  // Escape closes them, last in the keymap (static/keymap.js): after a menu or the suggestions had it.
+  window.webclient.keymap.register("panels", function (event) {
+    if (event.key !== "Escape") { return window.webclient.keymap.PASS; }
+    if (isOpen("drawer")) { setPanel("drawer", false); var s = document.querySelector('[data-action="sessions-toggle"]'); if (s) { s.focus(); } }
     if (isOpen("menu")) { setPanel("menu", false); }
+    return window.webclient.keymap.PASS;
   });
 
   // --- touch -------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@
   function hintBox() { return document.getElementById("slash-hint"); }
   function items() {
     var m = menu();
-    return m ? Array.prototype.slice.call(m.querySelectorAll('[data-testid="slash-command"]')) : [];
+    return m ? Array.prototype.slice.call(m.querySelectorAll('[data-action="slash-command"]')) : [];
   }
   function visibleItems() { return items().filter(function (item) { return !item.hidden; }); }
   function isOpen() { var m = menu(); return !!m && !m.hidden; }
@@ -109,29 +109,26 @@
     showHint();
   });
 
-  // Capture phase: while the menu is open, its keys must not reach the composer's own Enter (send),
-  // Tab (take a suggestion) and Escape handlers.
-  document.addEventListener("keydown", function (event) {
-    if (event.target !== composer() || !isOpen() || event.isComposing) { return; }
-    var handled = true;
+  // Ahead of Enter-sends and the suggestions in the keymap (static/keymap.js): while the menu is open,
+  // its keys must not reach the composer's own Enter (send), Tab (take a suggestion) and Escape handlers.
+  var keymap = window.webclient.keymap;
+  keymap.register("slash-menu", function (event) {
+    if (event.target !== composer() || !isOpen() || event.isComposing) { return keymap.PASS; }
     if (event.key === "ArrowDown") { move(1); }
     else if (event.key === "ArrowUp") { move(-1); }
     else if ((event.key === "Enter" || event.key === "Tab") && !event.shiftKey) {
       choose(visibleItems().filter(function (i) { return i.getAttribute("data-name") === selectedName; })[0]);
     }
     else if (event.key === "Escape") { dismissedValue = composer().value; close(); }
-    else { handled = false; }
-    if (handled) {
-      event.preventDefault();
-      event.stopPropagation();
-    }
-  }, true);
+    else { return keymap.PASS; }
+    return keymap.STOP;
+  });
 
   document.addEventListener("mousedown", function (event) {
     if (event.target.closest && event.target.closest("#slash-menu")) { event.preventDefault(); }
   });
   document.addEventListener("click", function (event) {
-    var item = event.target.closest && event.target.closest('#slash-menu [data-testid="slash-command"]');
+    var item = event.target.closest && event.target.closest('#slash-menu [data-action="slash-command"]');
     if (item) { choose(item); }
   });
 

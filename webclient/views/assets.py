@@ -19,6 +19,8 @@ from webclient.views.paths import STATIC_DIR
 Kind = Literal["css", "js"]
 
 # In the order the page applies them: later rules override earlier ones, and the scripts after htmx use it.
+# The page's own scripts share the `window.webclient` namespace: keymap.js and calls.js, which the others
+# register into and call, come first, and each module comes after the modules it reads at load time.
 STYLESHEETS = (
     "app.css",
     "conversation.css",
@@ -31,9 +33,17 @@ STYLESHEETS = (
 SCRIPTS = (
     "htmx-2.0.11.min.js",
     "htmx-ext-ws-2.0.4.js",
+    "keymap.js",
+    "calls.js",
     "app.js",
     "attach.js",
-    "suggestions.js",
+    "suggestion_policy.js",
+    "composer.js",
+    "suggestion_style.js",
+    "suggestion_focus.js",
+    "suggestion_offer.js",
+    "auto_send.js",
+    "suggestion_keys.js",
     "inspector.js",
     "slash.js",
     "page.js",
