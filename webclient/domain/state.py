@@ -30,6 +30,7 @@ from webclient.acp.models import (
     SessionEvent,
     SessionInfoEvent,
     StateEvent,
+    Suggestion,
     SuggestionsEvent,
     TerminalEvent,
     TerminalExit,
@@ -40,7 +41,6 @@ from webclient.acp.models import (
     ToolCallEvent,
     UsageEvent,
 )
-from webclient.acp.suggestions import Suggestion
 
 
 class Aspect(StrEnum):
