@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.live import AGENTS
-from webclient.acp.models import AgentStatus, ContentPart
-from webclient.acp.translate import Translation
+from webclient.acp.models import AgentStatus, ContentPart, Translation
 from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import PendingChanges
 from webclient.domain.registry import SessionRegistry

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.integration.support import agent_argv, eventually, pid_alive, read_pids, reaped
+from webclient.acp.answers import AUTH_REQUIRED
 from webclient.acp.capabilities import initialize_params
-from webclient.acp.connection import AUTH_REQUIRED, AgentConnection
 from webclient.acp.models import (
     MessageChunk,
     Notice,
@@ -22,9 +22,10 @@ from webclient.acp.models import (
     PromptBlock,
     SessionInfoEvent,
     TextPart,
+    Translation,
 )
 from webclient.acp.process import AgentProcess
-from webclient.acp.translate import Translation
+from webclient.acp.v1.connection import AgentConnection
 from webclient.errors import AgentExitedError, AgentRequestError, AgentStartError, AgentTimeoutError
 
 PROMPT = [PromptBlock(part=TextPart(text="hello agent"))]

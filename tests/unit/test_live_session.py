@@ -6,7 +6,6 @@ import asyncio
 from pathlib import Path
 
 from webclient.acp.models import PermissionOption, PermissionRequest, ToolCallEvent
-from webclient.acp.suggestions import BASELINE_TYPES
 from webclient.domain.changes import PendingChanges
 from webclient.domain.files import FileAccess
 from webclient.domain.items import PermissionItem, ToolCallItem
@@ -15,7 +14,7 @@ from webclient.domain.suggestions import SuggestionPolicy
 
 
 def session(tmp_path: Path) -> LiveSession[PendingChanges]:
-    policy = SuggestionPolicy(advertised=True, allowed=BASELINE_TYPES)
+    policy = SuggestionPolicy(advertised=True)
     return LiveSession("s1", PendingChanges.factory, policy, FileAccess([tmp_path]))
 
 

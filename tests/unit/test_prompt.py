@@ -7,9 +7,15 @@ from typing import Any
 
 import pytest
 
-from webclient.acp.models import ImagePart, PromptCapabilities, ResourceLinkPart, ResourcePart, TextPart
-from webclient.acp.suggestions import Suggestion
-from webclient.acp.translate import content_to_wire, prompt_to_wire, translate_content
+from webclient.acp.content_blocks import content_to_wire, prompt_to_wire, translate_content
+from webclient.acp.models import (
+    ImagePart,
+    PromptCapabilities,
+    ResourceLinkPart,
+    ResourcePart,
+    Suggestion,
+    TextPart,
+)
 from webclient.domain.prompt import (
     MAX_ATTACHMENTS,
     ComposedPrompt,

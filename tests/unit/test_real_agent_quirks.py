@@ -16,7 +16,7 @@ from webclient.acp.models import (
     ToolCallEvent,
     ToolCallLocation,
 )
-from webclient.acp.translate import translate_update
+from webclient.acp.v1.translate import translate_update
 from webclient.domain.items import MessageItem, PermissionItem, ToolCallItem
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render

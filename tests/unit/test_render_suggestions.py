@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from webclient.acp.suggestions import Suggestion, parse_update
+from webclient.acp.models import Suggestion
+from webclient.acp.suggestions import parse_update
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.chips import chip_view

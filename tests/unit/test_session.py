@@ -308,7 +308,7 @@ def test_session_info_with_a_null_title_clears_the_title() -> None:
 
 def test_suggestions_do_not_change_the_transcript() -> None:
     state = SessionState()
-    assert state.apply(SuggestionsEvent(update={"sessionUpdate": "prompt_suggestions_update"})) == set()
+    assert state.apply(SuggestionsEvent()) == set()
     assert state.items == []
 
 

@@ -15,27 +15,33 @@ from typing import Any
 
 import pytest
 
-from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, client_capabilities, initialize_params
-from webclient.acp.connection import agent_capabilities
+from webclient.acp.capabilities import (
+    SUGGESTION_CONTENT_TYPES,
+    client_capabilities,
+    initialize_params,
+    initialize_params_v2,
+)
+from webclient.acp.content_blocks import prompt_to_wire
 from webclient.acp.models import (
-    AgentCapabilities,
-    AgentInfo,
     AgentStatus,
     NoticeLevel,
     PromptBlock,
     PromptCapabilities,
     ResourceLinkPart,
+    Suggestion,
+    SuggestionsEvent,
     TextPart,
 )
 from webclient.acp.suggestions import (
     BASELINE_TYPES,
     MalformedUpdate,
-    Suggestion,
     allowed_types,
+    offered_types,
     parse_legacy,
     parse_update,
 )
-from webclient.acp.translate import prompt_to_wire, translate_update
+from webclient.acp.v1.answers import agent_capabilities
+from webclient.acp.v1.translate import translate_update
 from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import PendingChanges
 from webclient.domain.files import FileAccess
@@ -43,7 +49,7 @@ from webclient.domain.items import NoticeItem
 from webclient.domain.live_session import LiveSession
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import Aspect, SessionState
-from webclient.domain.suggestions import SuggestionLedger, SuggestionPolicy
+from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy
 from webclient.errors import Refused
 from webclient.settings import Settings
 
@@ -76,8 +82,31 @@ def texts(suggestions: tuple[Suggestion, ...] | None) -> list[str]:
     return [s.text for s in suggestions]
 
 
-def ledger(advertised: bool = True, allowed: frozenset[str] = BASELINE_TYPES) -> SuggestionLedger:
-    return SuggestionLedger(SuggestionPolicy(advertised=advertised, allowed=allowed))
+class Ledger(SuggestionLedger):
+    """The session's ledger, fed as a connection feeds it: each update through the v1 translation, which
+    parses suggestions against the negotiated block types (`allowed`) before the ledger sees them."""
+
+    def __init__(self, advertised: bool, allowed: frozenset[str]) -> None:
+        super().__init__(SuggestionPolicy(advertised=advertised))
+        self.allowed = allowed
+
+    def receive_update(self, body: dict[str, Any]) -> Outcome:
+        """A `prompt_suggestions_update` with this body arrived."""
+        return self._feed(body)
+
+    def receive_legacy(self, meta: dict[str, Any] | None) -> Outcome:
+        """A `session_info_update` with this `_meta` arrived (none: it had no `_meta`)."""
+        return self._feed({"sessionUpdate": "session_info_update", **({"_meta": meta} if meta else {})})
+
+    def _feed(self, body: dict[str, Any]) -> Outcome:
+        events = translate_update(params("s1", body), self.allowed).events
+        found = [event for event in events if isinstance(event, SuggestionsEvent)]
+        assert len(found) <= 1, found
+        return self.receive(found[0]) if found else Outcome(None)
+
+
+def ledger(advertised: bool = True, allowed: frozenset[str] = BASELINE_TYPES) -> Ledger:
+    return Ledger(advertised, allowed)
 
 
 def parse(*suggestions: Any, allowed: frozenset[str] = BASELINE_TYPES) -> tuple[list[str], list[int]]:
@@ -129,8 +158,8 @@ async def test_rule1_receiving_and_offering_suggestions_sends_nothing_to_the_age
 def test_rule2_each_update_replaces_the_list() -> None:
     book = ledger()
 
-    first = book.receive(update(sug(text("A")), sug(text("B"))))
-    second = book.receive(update(sug(text("C"))))
+    first = book.receive_update(update(sug(text("A")), sug(text("B"))))
+    second = book.receive_update(update(sug(text("C"))))
 
     assert texts(first.offered) == ["A", "B"]
     assert texts(second.offered) == ["C"]
@@ -138,9 +167,9 @@ def test_rule2_each_update_replaces_the_list() -> None:
 
 def test_rule2_empty_list_withdraws_everything() -> None:
     book = ledger()
-    book.receive(update(sug(text("A"))))
+    book.receive_update(update(sug(text("A"))))
 
-    outcome = book.receive(update())
+    outcome = book.receive_update(update())
 
     assert outcome.offered == ()
     assert outcome.notices == ()
@@ -189,9 +218,9 @@ def test_rule3_unusable_suggestion_is_skipped_whole_and_siblings_stay() -> None:
 
 def test_rule3_every_suggestion_skipped_still_replaces_with_empty() -> None:
     book = ledger()
-    book.receive(update(sug(text("old"))))
+    book.receive_update(update(sug(text("old"))))
 
-    outcome = book.receive(update(sug(), sug(text("   ")), "not an object"))
+    outcome = book.receive_update(update(sug(), sug(text("   ")), "not an object"))
 
     assert outcome.offered == ()  # replaced (not None = "leave the list as it was")
     assert [n.split(":")[0] for n in outcome.notices] == [
@@ -246,7 +275,7 @@ def test_rule3_block_type_not_allowed_on_both_sides_is_skipped_whole() -> None:
 
 
 def test_rule3_skipped_reason_reaches_the_notices() -> None:
-    outcome = ledger().receive(update(sug(text("fine")), sug(text("Look"), image())))
+    outcome = ledger().receive_update(update(sug(text("fine")), sug(text("Look"), image())))
 
     assert texts(outcome.offered) == ["fine"]
     [notice] = outcome.notices
@@ -259,9 +288,9 @@ def test_rule3_skipped_reason_reaches_the_notices() -> None:
 
 def test_rule4_update_without_suggestions_is_rejected_and_list_kept() -> None:
     book = ledger()
-    book.receive(update(sug(text("keep me"))))
+    book.receive_update(update(sug(text("keep me"))))
 
-    outcome = book.receive({"sessionUpdate": "prompt_suggestions_update"})
+    outcome = book.receive_update({"sessionUpdate": "prompt_suggestions_update"})
 
     assert outcome.offered is None
     [notice] = outcome.notices
@@ -275,7 +304,7 @@ def test_rule4_update_without_suggestions_is_rejected_and_list_kept() -> None:
 def test_rule4_suggestions_that_is_not_a_list_is_rejected(value: Any, described: str) -> None:
     with pytest.raises(MalformedUpdate, match=described):
         parse_update({"sessionUpdate": "prompt_suggestions_update", "suggestions": value}, BASELINE_TYPES)
-    outcome = ledger().receive({"sessionUpdate": "prompt_suggestions_update", "suggestions": value})
+    outcome = ledger().receive_update({"sessionUpdate": "prompt_suggestions_update", "suggestions": value})
     assert outcome.offered is None and len(outcome.notices) == 1
 
 
@@ -314,7 +343,7 @@ def test_rule5_update_for_another_session_leaves_the_list_alone(tmp_path: Path) 
 
 def test_rule5_ledgers_are_independent() -> None:
     one, two = ledger(), ledger()
-    one.receive(update(sug(text("A"))))
+    one.receive_update(update(sug(text("A"))))
     one.prompt_accepted()
 
     assert two.turn_settled() == ()
@@ -391,8 +420,8 @@ async def test_rule7_sending_a_prompt_stops_offering_and_tells_the_agent_nothing
 def test_rule7_late_list_that_crossed_a_prompt_is_simply_offered_and_later_replaced() -> None:
     book = ledger()
     book.prompt_accepted()
-    assert texts(book.receive(update(sug(text("late")))).offered) == ["late"]
-    assert book.receive(update()).offered == ()
+    assert texts(book.receive_update(update(sug(text("late")))).offered) == ["late"]
+    assert book.receive_update(update()).offered == ()
 
 
 # --- rule 8: never in the transcript; empty after load; nothing offered from replay ---------------------
@@ -412,7 +441,7 @@ def test_rule8_loaded_session_starts_with_an_empty_list(tmp_path: Path) -> None:
     live = LiveSession(
         "s1",
         PendingChanges.factory,
-        SuggestionPolicy(advertised=True, allowed=BASELINE_TYPES),
+        SuggestionPolicy(advertised=True),
         FileAccess([tmp_path]),
     )
     state = live.state
@@ -430,13 +459,13 @@ def test_rule8_suggestions_during_replay_are_not_offered() -> None:
     book = ledger()
     book.begin_replay()
 
-    outcome = book.receive(update(sug(text("from the past"))))
+    outcome = book.receive_update(update(sug(text("from the past"))))
     legacy = book.receive_legacy({"promptSuggestions": [{"text": "also old"}]})
 
     assert outcome.offered is None and legacy.offered is None
     assert any("during its replay" in n for n in outcome.notices)
     book.end_replay()
-    assert texts(book.receive(update(sug(text("now")))).offered) == ["now"]
+    assert texts(book.receive_update(update(sug(text("now")))).offered) == ["now"]
 
 
 # --- rule 9: full text, every non-text block identified, hidden characters kept for display -------------
@@ -494,19 +523,29 @@ def test_content_types_are_allowed_only_when_both_sides_advertise_them(
     assert allowed_types(ours, agent_prompt) == expected
 
 
-def test_the_supervisor_negotiates_the_types_it_advertises_with_the_agents_prompt_capabilities(
-    tmp_path: Path,
-) -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_types_offered_are_read_from_the_initialize_we_send(version: int) -> None:
+    # What a connection negotiates against the agent's prompt capabilities is what its initialize says.
+    def session_group(on: bool) -> Any:
+        if version == 1:
+            caps = initialize_params(prompt_suggestions=on, jetbrains_air=False)["clientCapabilities"]
+        else:
+            caps = initialize_params_v2(prompt_suggestions=on)["capabilities"]
+        return caps.get("session")
+
     prompt = PromptCapabilities(image=True, audio=True, embedded_context=True)
-    info = AgentInfo(protocol_version=1, name="a", capabilities=AgentCapabilities(prompt=prompt))
+    assert allowed_types(offered_types(session_group(True)), prompt) == EVERY_TYPE
+    assert allowed_types(offered_types(session_group(False)), prompt) == frozenset()
+
+
+def test_the_supervisor_says_whether_suggestions_were_advertised(tmp_path: Path) -> None:
     on = SessionRegistry(Settings(cwd=tmp_path, flush_interval=0), PendingChanges.factory, WireLog())
-    on.supervisor._negotiate(info)
+    on.supervisor._negotiate()
     assert on.supervisor.policy.advertised
-    assert on.supervisor.policy.allowed == allowed_types(SUGGESTION_CONTENT_TYPES, prompt)
 
     settings = Settings(cwd=tmp_path, flush_interval=0, prompt_suggestions=False)
     off = SessionRegistry(settings, PendingChanges.factory, WireLog())
-    off.supervisor._negotiate(info)
+    off.supervisor._negotiate()
     assert not off.supervisor.policy.advertised
 
 
@@ -588,7 +627,7 @@ def test_legacy_is_ignored_once_a_real_update_arrived() -> None:
     book = ledger()
     assert texts(book.receive_legacy({"promptSuggestions": [{"text": "legacy"}]}).offered) == ["legacy"]
 
-    book.receive(update(sug(text("real"))))
+    book.receive_update(update(sug(text("real"))))
     later = book.receive_legacy({"promptSuggestions": [{"text": "legacy again"}]})
 
     assert later.offered is None and later.notices == ()
@@ -618,7 +657,7 @@ def test_legacy_through_session_info_update_in_the_runtime(tmp_path: Path) -> No
 
 
 def test_ledger_update_although_not_advertised_is_ignored_with_a_notice() -> None:
-    outcome = ledger(advertised=False).receive(update(sug(text("A"))))
+    outcome = ledger(advertised=False).receive_update(update(sug(text("A"))))
 
     assert outcome.offered is None
     [notice] = outcome.notices
@@ -627,11 +666,11 @@ def test_ledger_update_although_not_advertised_is_ignored_with_a_notice() -> Non
 
 def test_ledger_replay_is_not_offered_and_gives_a_notice_and_resets_the_withdrawal_check() -> None:
     book = ledger()
-    book.receive(update(sug(text("A"))))
+    book.receive_update(update(sug(text("A"))))
     book.prompt_accepted()
     book.begin_replay()
 
-    outcome = book.receive(update(sug(text("B"))))
+    outcome = book.receive_update(update(sug(text("B"))))
     book.end_replay()
 
     assert outcome.offered is None
@@ -645,7 +684,7 @@ def test_ledger_replay_is_not_offered_and_gives_a_notice_and_resets_the_withdraw
 
 def test_ledger_prompt_accepted_without_an_update_gives_a_notice_once() -> None:
     book = ledger()
-    book.receive(update(sug(text("A"))))
+    book.receive_update(update(sug(text("A"))))
     book.prompt_accepted()
 
     [notice] = book.turn_settled()
@@ -657,18 +696,18 @@ def test_ledger_prompt_accepted_without_an_update_gives_a_notice_once() -> None:
 @pytest.mark.parametrize("replacement", [update(), update(sug(text("B")))], ids=["withdrawn", "replaced"])
 def test_ledger_prompt_accepted_then_replacement_gives_no_notice(replacement: dict[str, Any]) -> None:
     book = ledger()
-    book.receive(update(sug(text("A"))))
+    book.receive_update(update(sug(text("A"))))
     book.prompt_accepted()
 
-    book.receive(replacement)
+    book.receive_update(replacement)
 
     assert book.turn_settled() == ()
 
 
 def test_ledger_empty_list_then_prompt_gives_no_notice() -> None:
     book = ledger()
-    book.receive(update(sug(text("A"))))
-    book.receive(update())
+    book.receive_update(update(sug(text("A"))))
+    book.receive_update(update())
     book.prompt_accepted()
 
     assert book.turn_settled() == ()
@@ -684,7 +723,7 @@ def test_ledger_no_list_ever_then_prompt_gives_no_notice() -> None:
 def test_ledger_list_of_only_unusable_suggestions_still_must_be_withdrawn() -> None:
     # The agent believes it offered something, so it still owes a replacement after the next prompt.
     book = ledger()
-    book.receive(update(sug(text(" "))))
+    book.receive_update(update(sug(text(" "))))
     book.prompt_accepted()
 
     assert book.turn_settled() != ()
@@ -748,6 +787,6 @@ async def wait_until(predicate: Any, timeout: float = 5.0) -> None:
 
 
 def test_legacy_suggestions_are_not_offered_when_suggestions_are_switched_off() -> None:
-    book = SuggestionLedger(SuggestionPolicy(advertised=False, allowed=frozenset()))
+    book = ledger(advertised=False, allowed=frozenset())
     outcome = book.receive_legacy({"promptSuggestions": {"suggestions": [{"text": "run the tests"}]}})
     assert outcome.offered is None and outcome.notices == ()

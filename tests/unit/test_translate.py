@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from acp import schema
 
+from webclient.acp.content_blocks import content_to_wire, prompt_to_wire, translate_content
 from webclient.acp.controls import ConfigChoice, ConfigGroup, ConfigOption
 from webclient.acp.models import (
     AudioPart,
@@ -25,20 +26,18 @@ from webclient.acp.models import (
     ResourceLinkPart,
     ResourcePart,
     SessionInfoEvent,
+    Skipped,
+    Suggestion,
     SuggestionsEvent,
     TextPart,
     ToolCallContent,
     ToolCallEvent,
     ToolCallLocation,
+    Translation,
     UsageEvent,
 )
-from webclient.acp.translate import (
-    Translation,
-    content_to_wire,
-    prompt_to_wire,
-    translate_content,
-    translate_update,
-)
+from webclient.acp.suggestions import BASELINE_TYPES
+from webclient.acp.v1.translate import translate_update
 
 SESSION = "sess-1"
 
@@ -327,9 +326,7 @@ def test_session_info_update_with_title_timestamp_and_meta() -> None:
             "_meta": {"vendor.example/pinned": True},
         }
     )
-    assert event == SessionInfoEvent(
-        title="Fix the login bug", updated_at="2025-06-01T12:00:00Z", meta={"vendor.example/pinned": True}
-    )
+    assert event == SessionInfoEvent(title="Fix the login bug", updated_at="2025-06-01T12:00:00Z")
 
 
 def test_session_info_update_without_fields_sends_nothing_to_change() -> None:
@@ -344,9 +341,9 @@ def test_session_info_update_with_null_title_says_the_title_was_cleared() -> Non
     assert "title" in event.model_fields_set
 
 
-def test_session_info_update_with_meta_that_is_not_an_object_drops_the_meta() -> None:
+def test_session_info_update_with_meta_that_is_not_an_object_is_read_without_it() -> None:
     event = only_event({"sessionUpdate": "session_info_update", "title": "T", "_meta": "nope"})
-    assert event == SessionInfoEvent(title="T", meta=None)
+    assert event == SessionInfoEvent(title="T")
 
 
 def test_usage_update_with_cost() -> None:
@@ -401,13 +398,47 @@ def test_every_session_update_variant_of_the_v1_schema_is_translated() -> None:
 # --- suggestions, unknown and malformed updates ---------------------------------------------------------
 
 
-def test_prompt_suggestions_update_passes_through_untouched() -> None:
-    update = {
-        "sessionUpdate": "prompt_suggestions_update",
-        "suggestions": [{"prompt": [{"type": "text", "text": "Run the tests"}]}],
-        "_meta": {"x": 1},
-    }
-    assert only_event(update) == SuggestionsEvent(update=update)
+def test_prompt_suggestions_update_leaves_the_protocol_layer_parsed() -> None:
+    block = {"type": "text", "text": "Run the tests", "_meta": {"x": 1}}
+    update = {"sessionUpdate": "prompt_suggestions_update", "suggestions": [{"prompt": [block]}]}
+    event = only_event(update)
+    assert isinstance(event, SuggestionsEvent) and not event.legacy and event.malformed is None
+    [suggestion] = event.suggestions
+    assert suggestion.parts == (TextPart(text="Run the tests"),)
+    assert suggestion.wire == (block,)  # as the agent wrote it, to be sent back deep-equal
+
+
+def test_prompt_suggestions_are_checked_against_the_negotiated_block_types() -> None:
+    image = {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}
+    update = {"sessionUpdate": "prompt_suggestions_update", "suggestions": [{"prompt": [image]}]}
+    refused = translate_update({"sessionId": SESSION, "update": update}).events
+    allowed = translate_update({"sessionId": SESSION, "update": update}, BASELINE_TYPES | {"image"}).events
+    assert refused == (
+        SuggestionsEvent(skipped=(Skipped(0, "block 0 is 'image', which is not allowed on both sides"),)),
+    )
+    assert allowed == (
+        SuggestionsEvent(
+            suggestions=(
+                Suggestion(parts=(ImagePart(mime_type="image/png", data="iVBORw0KGgo="),), wire=(image,)),
+            )
+        ),
+    )
+
+
+def test_a_malformed_prompt_suggestions_update_says_why_and_keeps_nothing() -> None:
+    event = only_event({"sessionUpdate": "prompt_suggestions_update", "suggestions": "Run the tests"})
+    assert event == SuggestionsEvent(
+        malformed="prompt_suggestions_update whose suggestions is a string, not a list"
+    )
+
+
+def test_legacy_suggestions_in_session_info_meta_follow_the_info() -> None:
+    meta = {"promptSuggestions": [{"text": "Run the tests"}]}
+    update = {"sessionUpdate": "session_info_update", "title": "T", "_meta": meta}
+    info, suggestions = translate_update({"sessionId": SESSION, "update": update}).events
+    assert info == SessionInfoEvent(title="T")
+    assert isinstance(suggestions, SuggestionsEvent) and suggestions.legacy
+    assert [s.text for s in suggestions.suggestions] == ["Run the tests"]
 
 
 @pytest.mark.parametrize("variant", ["telepathy_update", "agent_message", "", "PLAN"])

@@ -19,7 +19,7 @@ from webclient.acp.models import (
     TextPart,
     ToolCallEvent,
 )
-from webclient.acp.v2.connection import agent_capabilities_v2, agent_info_v2, permission_request_v2
+from webclient.acp.v2.answers import agent_capabilities_v2, agent_info_v2, permission_request_v2
 from webclient.acp.v2.translate import V2Translator
 
 

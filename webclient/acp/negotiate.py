@@ -18,9 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from webclient.acp.connection import AgentConnection, AgentListener
 from webclient.acp.link import AgentLink
+from webclient.acp.listener import AgentListener
 from webclient.acp.process import AgentProcess
+from webclient.acp.v1.connection import AgentConnection
 from webclient.acp.v2.connection import V2Connection, VersionMismatch
 from webclient.errors import AgentError, AgentRequestError
 

@@ -2,8 +2,9 @@
 
 The wire shape and the content rules of the RFD (`prompt-suggestions-rfd.md`) live here: which block
 types both sides advertised, what makes a suggestion unusable (skipped whole: dropping one block would
-change what the prompt asks for) and what makes a whole update malformed. The session's bookkeeping
-(replace, withdraw, replay, the diagnostics) is the domain's (`webclient/domain/suggestions.py`).
+change what the prompt asks for) and what makes a whole update malformed. Suggestions leave the protocol
+layer parsed, as a `SuggestionsEvent`; the session's bookkeeping (replace, withdraw, replay, the
+diagnostics) is the domain's (`webclient/domain/suggestions.py`).
 """
 
 from __future__ import annotations
@@ -11,19 +12,22 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from webclient.acp.content_blocks import translate_content
 from webclient.acp.models import (
     DISPLAYABLE_IMAGE_TYPES,
     AudioPart,
     ContentPart,
     ImagePart,
-    PromptBlock,
     PromptCapabilities,
+    Skipped,
+    Suggestion,
+    SuggestionsEvent,
     TextPart,
 )
-from webclient.acp.translate import translate_content
+
+SUGGESTIONS_VARIANT = "prompt_suggestions_update"
 
 # Always allowed: every Agent accepts these in prompts and every advertising Client can offer them.
 BASELINE_TYPES = frozenset({"text", "resource_link"})
@@ -34,48 +38,6 @@ OPTIONAL_TYPES: Mapping[str, str] = {"image": "image", "audio": "audio", "resour
 
 class MalformedUpdate(ValueError):
     """The update as a whole is unusable (rule 4); the current list stays as it was."""
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """One offer for the user's next prompt.
-
-    `wire` holds the agent's blocks exactly as received: a chosen suggestion is sent back as the
-    `prompt` of `session/prompt` unchanged (deep-equal), while `parts` is what the page shows.
-    """
-
-    parts: tuple[ContentPart, ...]
-    wire: tuple[dict[str, Any], ...]
-
-    @property
-    def text(self) -> str:
-        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
-
-    @property
-    def blocks(self) -> tuple[PromptBlock, ...]:
-        """The suggestion as a prompt to send: each part with the agent's own block as its original."""
-        return tuple(
-            PromptBlock(part=part, original=block) for part, block in zip(self.parts, self.wire, strict=True)
-        )
-
-    @property
-    def attachments(self) -> tuple[ContentPart, ...]:
-        return tuple(p for p in self.parts if not isinstance(p, TextPart))
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A suggestion left out of the list, and why (kept for the notices agent developers read)."""
-
-    index: int
-    reason: str
-    agent_fault: bool = True
-
-
-@dataclass(frozen=True)
-class ParsedUpdate:
-    suggestions: tuple[Suggestion, ...]
-    skipped: tuple[Skipped, ...]
 
 
 def allowed_types(client_offer: Mapping[str, Any] | None, agent_prompt: PromptCapabilities) -> frozenset[str]:
@@ -93,7 +55,30 @@ def allowed_types(client_offer: Mapping[str, Any] | None, agent_prompt: PromptCa
     return frozenset(types)
 
 
-def parse_update(update: Mapping[str, Any], allowed: frozenset[str]) -> ParsedUpdate:
+def offered_types(session_capabilities: Any) -> Mapping[str, Any] | None:
+    """Our `promptSuggestions` offer in the client's `session` capabilities we sent (v1 and v2 alike),
+    or None when we did not advertise suggestions."""
+    offer = session_capabilities.get("promptSuggestions") if isinstance(session_capabilities, dict) else None
+    return offer if isinstance(offer, dict) else None
+
+
+def read_suggestions(update: Mapping[str, Any], allowed: frozenset[str]) -> SuggestionsEvent:
+    """One `prompt_suggestions_update` body as our event; never raises (a malformed one says why)."""
+    try:
+        return parse_update(update, allowed)
+    except MalformedUpdate as exc:
+        return SuggestionsEvent(malformed=str(exc))
+
+
+def legacy_suggestions(meta: Any) -> SuggestionsEvent | None:
+    """The suggestions in a `session_info_update`'s `_meta` as our event, or None when it has none."""
+    try:
+        return parse_legacy(meta if isinstance(meta, dict) else None)
+    except MalformedUpdate as exc:
+        return SuggestionsEvent(malformed=str(exc), legacy=True)
+
+
+def parse_update(update: Mapping[str, Any], allowed: frozenset[str]) -> SuggestionsEvent:
     """Validate one `prompt_suggestions_update` body; raises MalformedUpdate if it is unusable whole."""
     if "suggestions" not in update:
         raise MalformedUpdate("prompt_suggestions_update without a suggestions field")
@@ -107,10 +92,10 @@ def parse_update(update: Mapping[str, Any], allowed: frozenset[str]) -> ParsedUp
             kept.append(_parse_suggestion(entry, allowed))
         except _Unusable as exc:
             skipped.append(Skipped(index=index, reason=str(exc), agent_fault=exc.agent_fault))
-    return ParsedUpdate(tuple(kept), tuple(skipped))
+    return SuggestionsEvent(tuple(kept), tuple(skipped))
 
 
-def parse_legacy(meta: Mapping[str, Any] | None) -> ParsedUpdate | None:
+def parse_legacy(meta: Mapping[str, Any] | None) -> SuggestionsEvent | None:
     """Suggestions from `session_info_update._meta.promptSuggestions` (pre-RFD peers), or None.
 
     Accepts both shapes seen in the wild: a bare list of `{"text": ...}` entries, and
@@ -126,7 +111,8 @@ def parse_legacy(meta: Mapping[str, Any] | None) -> ParsedUpdate | None:
     for entry in entries:
         text = entry.get("text") if isinstance(entry, dict) else None
         converted.append({"prompt": [{"type": "text", "text": text}]} if isinstance(text, str) else entry)
-    return parse_update({"suggestions": converted}, BASELINE_TYPES)
+    parsed = parse_update({"suggestions": converted}, BASELINE_TYPES)
+    return SuggestionsEvent(parsed.suggestions, parsed.skipped, legacy=True)
 
 
 class _Unusable(ValueError):

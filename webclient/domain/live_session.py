@@ -25,11 +25,10 @@ from webclient.acp.models import (
     PromptBlock,
     PromptCapabilities,
     SessionEvent,
-    SessionInfoEvent,
+    Suggestion,
     SuggestionsEvent,
     TerminalOutput,
 )
-from webclient.acp.suggestions import Suggestion
 from webclient.aio import cancel_and_wait
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.file_requests import FileRequests
@@ -294,14 +293,12 @@ class LiveSession(Generic[SinkT]):
 
     def apply(self, event: SessionEvent) -> None:
         if isinstance(event, SuggestionsEvent):
-            self._offer(self.ledger.receive(event.update))
+            self._offer(self.ledger.receive(event))
             return
         pending = self.state.pending_prompts
         self.hub.mark(self.state.apply(event))
         if self.state.pending_prompts < pending:  # v2: the agent inserted (accepted) a prompt of ours
             self.ledger.prompt_accepted()
-        if isinstance(event, SessionInfoEvent) and event.meta:
-            self._offer(self.ledger.receive_legacy(event.meta))
 
     def _offer(self, outcome: Outcome) -> None:
         for text in outcome.notices:

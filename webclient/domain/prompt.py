@@ -25,9 +25,9 @@ from webclient.acp.models import (
     PromptCapabilities,
     ResourceLinkPart,
     ResourcePart,
+    Suggestion,
     TextPart,
 )
-from webclient.acp.suggestions import Suggestion
 
 MAX_ATTACHMENTS = 50
 # The most text a prompt may carry, counted over its text and the text of every attachment (images and

@@ -19,8 +19,8 @@ from webclient.acp.models import (
     AgentStatus,
     NoticeLevel,
     StoredSessionInfo,
+    Translation,
 )
-from webclient.acp.translate import Translation
 from webclient.acp.wire_log import WireLog
 from webclient.agent_config import mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT

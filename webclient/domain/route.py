@@ -26,8 +26,8 @@ from webclient.acp.models import (
     TerminalExit,
     TerminalOutput,
     TerminalRequest,
+    Translation,
 )
-from webclient.acp.translate import Translation
 from webclient.acp.wire_log import WireEntry, WireLog
 from webclient.agent_config import AgentSpec
 from webclient.domain.changes import SinkT

@@ -31,13 +31,13 @@ from webclient.acp.models import (
     SessionEvent,
     SessionInfoEvent,
     StateEvent,
+    Suggestion,
     SuggestionsEvent,
     TerminalEvent,
     TerminalOutput,
     ToolCallEvent,
     UsageEvent,
 )
-from webclient.acp.suggestions import Suggestion
 from webclient.domain.items import (
     FileWriteItem,
     Item,

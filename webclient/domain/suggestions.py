@@ -1,25 +1,24 @@
 """Prompt suggestions in a session: the list on offer and the Agent rules a client can observe.
 
-Pure bookkeeping over what the protocol layer parsed (`webclient/acp/suggestions.py`): every update
-replaces the list, nothing from a `session/load` replay is offered, the legacy `_meta` channel yields to
-the RFD's update, and a list the agent leaves standing after a new prompt is reported.
+Pure bookkeeping over what the protocol layer parsed and checked (a `SuggestionsEvent`, from
+`webclient/acp/suggestions.py`): every update replaces the list, nothing from a `session/load` replay is
+offered, the legacy `_meta` channel yields to the RFD's update, and a list the agent leaves standing after
+a new prompt is reported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from webclient.acp.suggestions import MalformedUpdate, ParsedUpdate, Suggestion, parse_legacy, parse_update
+from webclient.acp.models import Suggestion, SuggestionsEvent
 
 
 @dataclass(frozen=True)
 class SuggestionPolicy:
-    """What was negotiated at `initialize`: whether we advertised the capability, and usable types."""
+    """What was negotiated at `initialize`: whether we advertised the capability (the protocol layer
+    has checked each suggestion's block types already)."""
 
     advertised: bool
-    allowed: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -43,8 +42,10 @@ class SuggestionLedger:
         self._agent_list_nonempty = False
         self._awaiting_replacement = False
 
-    def receive(self, update: Mapping[str, Any]) -> Outcome:
-        """A `prompt_suggestions_update` arrived for this session."""
+    def receive(self, event: SuggestionsEvent) -> Outcome:
+        """Suggestions arrived for this session: a `prompt_suggestions_update`, or the legacy channel."""
+        if event.legacy:
+            return self._receive_legacy(event)
         if not self.policy.advertised:
             return Outcome(
                 None,
@@ -53,26 +54,20 @@ class SuggestionLedger:
                     "the promptSuggestions capability; they were ignored",
                 ),
             )
-        try:
-            parsed = parse_update(update, self.policy.allowed)
-        except MalformedUpdate as exc:
-            return Outcome(None, (f"{exc}; the current suggestions were kept",))
+        if event.malformed is not None:
+            return Outcome(None, (f"{event.malformed}; the current suggestions were kept",))
         self.seen_real_update = True
-        return self._accept(parsed, len(parsed.suggestions) + len(parsed.skipped))
+        return self._accept(event)
 
-    def receive_legacy(self, meta: Mapping[str, Any] | None) -> Outcome:
-        """A `session_info_update` arrived; its `_meta.promptSuggestions` is the pre-RFD channel."""
+    def _receive_legacy(self, event: SuggestionsEvent) -> Outcome:
+        """A `session_info_update` carried `_meta.promptSuggestions`, the pre-RFD channel."""
         if not self.policy.advertised:
             return Outcome(None)  # suggestions are switched off: none from any channel
         if self.seen_real_update:
             return Outcome(None)  # the RFD's update supersedes the legacy key for this session
-        try:
-            parsed = parse_legacy(meta)
-        except MalformedUpdate as exc:
-            return Outcome(None, (f"{exc}; the current suggestions were kept",))
-        if parsed is None:
-            return Outcome(None)  # no legacy suggestions in this update
-        return self._accept(parsed, len(parsed.suggestions) + len(parsed.skipped))
+        if event.malformed is not None:
+            return Outcome(None, (f"{event.malformed}; the current suggestions were kept",))
+        return self._accept(event)
 
     def prompt_accepted(self) -> None:
         """We sent a prompt: a non-empty list the agent sent earlier is now out of date."""
@@ -96,7 +91,7 @@ class SuggestionLedger:
     def end_replay(self) -> None:
         self.replaying = False
 
-    def _accept(self, parsed: ParsedUpdate, sent: int) -> Outcome:
+    def _accept(self, parsed: SuggestionsEvent) -> Outcome:
         notices = [f"skipped suggestion {s.index + 1}: {s.reason}" for s in parsed.skipped]
         if self.replaying:
             notices.append(
@@ -104,6 +99,6 @@ class SuggestionLedger:
                 "(during its replay); they are not offered"
             )
             return Outcome(None, tuple(notices))
-        self._agent_list_nonempty = sent > 0
+        self._agent_list_nonempty = parsed.sent > 0
         self._awaiting_replacement = False
         return Outcome(parsed.suggestions, tuple(notices))

@@ -14,13 +14,13 @@ import shlex
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, initialize_params, initialize_params_v2
-from webclient.acp.connection import AUTH_REQUIRED, AgentListener
+from webclient.acp.answers import AUTH_REQUIRED
+from webclient.acp.capabilities import initialize_params, initialize_params_v2
 from webclient.acp.link import AgentLink
+from webclient.acp.listener import AgentListener
 from webclient.acp.models import AgentInfo, AgentStatus, AuthMethod, OpenedSession
 from webclient.acp.negotiate import Negotiation, Offer
 from webclient.acp.process import AgentProcess
-from webclient.acp.suggestions import allowed_types
 from webclient.agent_config import AgentSpec, agent_environment, mcp_servers_for, remember_env
 from webclient.aio import cancel_and_wait
 from webclient.domain.sign_in import SignIn
@@ -55,7 +55,7 @@ class AgentSupervisor:
         self._events = events
         self.status = AgentStatus.STARTING
         self.agent: AgentLink | None = None
-        self.policy = SuggestionPolicy(advertised=False, allowed=frozenset())
+        self.policy = SuggestionPolicy(advertised=False)
         self.sign_in = SignIn()
         # Values given in an env_var sign-in: kept in memory for every later start of this agent.
         self.sign_in_env: dict[str, str] = {}
@@ -259,7 +259,7 @@ class AgentSupervisor:
         assert agent.info is not None
         info = agent.info
         try:
-            self._negotiate(info)
+            self._negotiate()
             self._events.agent_ready(agent, info)
             await self._events.agent_started()
         except AgentError as exc:
@@ -299,10 +299,10 @@ class AgentSupervisor:
             timeout=self.settings.initialize_timeout,
         )
 
-    def _negotiate(self, info: AgentInfo) -> None:
-        offer = SUGGESTION_CONTENT_TYPES if self.settings.prompt_suggestions else None
-        allowed = allowed_types(offer, info.capabilities.prompt)
-        self.policy = SuggestionPolicy(self.settings.prompt_suggestions, allowed)
+    def _negotiate(self) -> None:
+        # The protocol layer checks each suggestion's block types against what both sides advertised;
+        # the session only needs to know whether we advertised suggestions at all.
+        self.policy = SuggestionPolicy(advertised=self.settings.prompt_suggestions)
 
     def _set_status(self, status: AgentStatus) -> None:
         self.status = status

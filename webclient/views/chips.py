@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, TextPart
-from webclient.acp.suggestions import Suggestion
+from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, Suggestion, TextPart
 from webclient.domain.prompt import composer_text
 from webclient.views import hidden_chars
 

@@ -1,4 +1,4 @@
-"""ACP v2 `session/update` params into our models: the v2 twin of `webclient.acp.translate`.
+"""ACP v2 `session/update` params into our models: the v2 twin of `webclient.acp.v1.translate`.
 
 v2 updates are upserts: a field left out is unchanged, `null` clears it, a value replaces it, and
 `*_chunk` updates append. Our events keep that difference (`model_fields_set`, `cleared`, `appended`),
@@ -17,6 +17,7 @@ import codecs
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from webclient.acp.content_blocks import translate_content
 from webclient.acp.controls import ConfigOption, config_options_from_wire
 from webclient.acp.models import (
     Command,
@@ -38,14 +39,11 @@ from webclient.acp.models import (
     ToolCallContent,
     ToolCallEvent,
     ToolCallLocation,
+    Translation,
     UsageEvent,
 )
-from webclient.acp.translate import (
-    Translation,
-    VariantTranslator,
-    translate_content,
-    translate_with,
-)
+from webclient.acp.session_update import VariantTranslator, translate_with
+from webclient.acp.suggestions import BASELINE_TYPES
 
 # Message updates and chunks: the variant -> whose message it is.
 ROLES = {
@@ -76,6 +74,8 @@ class V2Translator:
     """Translates one v2 connection's updates, in wire order."""
 
     def __init__(self) -> None:
+        # The block types a prompt suggestion may use: set once `initialize` has been answered.
+        self.suggestion_types = BASELINE_TYPES
         self._decoders: dict[tuple[str, str], codecs.IncrementalDecoder] = {}
         self._variants: dict[str, VariantTranslator] = {
             **{kind: _chunk(kind) if kind.endswith("_chunk") else _upsert(kind) for kind in ROLES},
@@ -92,7 +92,7 @@ class V2Translator:
         }
 
     def translate(self, params: Any) -> Translation:
-        return translate_with(params, self._variants.get)
+        return translate_with(params, self._variants.get, self.suggestion_types)
 
     # --- display terminals -----------------------------------------------------------------------------
 
@@ -327,8 +327,7 @@ def _session_info(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
         if wire in update:
             value = update[wire]
             fields[name] = value if isinstance(value, str) else None
-    meta = update.get("_meta")
-    return [SessionInfoEvent(**fields, meta=meta if isinstance(meta, dict) else None)]
+    return [SessionInfoEvent(**fields)]
 
 
 def _usage(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
