@@ -34,10 +34,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
-from e2e.layouts import LAYOUTS, Layout
-from e2e.session_setup import fresh_session, wait_until_agent_ready
-from tests.chromium import chromium_path
-from tests.live import LiveServer, serve_in_thread
+from tests.support.chromium import chromium_path
+from tests.support.layouts import LAYOUTS, Layout
+from tests.support.live import LiveServer, serve_in_thread
+from tests.support.sessions import fresh_session, wait_until_agent_ready
 
 # Flags a headless Chromium needs on a locked-down machine with no network beyond loopback.
 CHROMIUM_ARGS = [

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e import screenshots
-from e2e.accessibility import describe, violations
 from e2e.conftest import open_signed_in, sign_in
-from e2e.screenshots import screenshot
 from e2e.test_suggestions import agent_messages, chips, prompt
-from tests.live import AGENTS, LiveServer, scripted_agent, serve_in_thread
+from tests.support import screenshots
+from tests.support.accessibility import describe, violations
+from tests.support.live import AGENTS, LiveServer, scripted_agent, serve_in_thread
+from tests.support.screenshots import screenshot
 
 VARIANTS = {
     "desktop-light": ({"width": 1280, "height": 800}, "light"),

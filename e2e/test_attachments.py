@@ -9,10 +9,10 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import prompts_received
-from tests.live import LiveServer
+from tests.support.live import LiveServer
+from tests.support.screenshots import screenshot
 
 
 def tiny_png() -> bytes:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.test_page import in_view, open_ready
 from e2e.test_suggestions import prompt
-from tests.live import LiveServer, serve_in_thread
+from tests.support.layouts import Layout, assert_accessible, shoot
+from tests.support.live import LiveServer, serve_in_thread
 
 
 def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_explained(

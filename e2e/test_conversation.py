@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from e2e.screenshots import screenshot
-from tests.live import LiveServer
+from tests.support.live import LiveServer
+from tests.support.screenshots import screenshot
 
 
 def open_app(page: Page, server: LiveServer) -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-from e2e.layouts import Layout, assert_accessible, shoot
 from e2e.test_suggestions import agent_messages, prompt, user_messages
-from tests.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.layouts import Layout, assert_accessible, shoot
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
 
 
 def open_ready(page: Page, server: LiveServer) -> None:

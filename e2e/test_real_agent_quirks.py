@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from e2e.conftest import sign_in
-from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
-from tests.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.screenshots import screenshot
 
 VIEWS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 

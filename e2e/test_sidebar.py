@@ -8,10 +8,10 @@ import re
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import sign_in
-from e2e.layouts import PHONE, Layout, assert_accessible, shoot
 from e2e.test_page import dismiss_chips, open_ready
 from e2e.test_suggestions import prompt, user_messages
-from tests.live import LiveServer
+from tests.support.layouts import PHONE, Layout, assert_accessible, shoot
+from tests.support.live import LiveServer
 
 
 def open_sessions(page: Page, layout: Layout) -> None:

@@ -12,8 +12,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.accessibility import describe, violations
-from e2e.screenshots import screenshot
 from e2e.test_attachments import tiny_png
 from e2e.test_conversation import open_app
 from e2e.test_suggestions import (
@@ -25,7 +23,9 @@ from e2e.test_suggestions import (
     text,
     user_messages,
 )
-from tests.live import LiveServer, serve_in_thread
+from tests.support.accessibility import describe, violations
+from tests.support.live import LiveServer, serve_in_thread
+from tests.support.screenshots import screenshot
 
 STYLES = ("chips", "list", "ghost")
 SELECTABLE = ("chips", "list")  # the styles that show every suggestion as something to select

@@ -12,9 +12,9 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
-from e2e.screenshots import screenshot
 from e2e.test_conversation import open_app
-from tests.live import LiveServer
+from tests.support.live import LiveServer
+from tests.support.screenshots import screenshot
 
 AUTO_SEND_WAIT = 20_000  # ms: a 3 s countdown plus a demo turn, with room for a slow machine
 

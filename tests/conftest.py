@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.inprocess import InProcessApp, run_app
-from tests.live import scripted_agent
+from tests.support.inprocess import InProcessApp, run_app
+from tests.support.live import scripted_agent
 
 StartApp = Callable[..., InProcessApp]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.live import LiveServer, run_server, scripted_agent
+from tests.support.live import LiveServer, run_server, scripted_agent
 
 Serve = Callable[..., LiveServer]
 

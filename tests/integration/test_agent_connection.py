@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import agent_argv, eventually, pid_alive, read_pids, reaped
+from tests.support.live import agent_argv
+from tests.support.polling import eventually
+from tests.support.processes import pid_alive, read_pids, reaped
 from webclient.acp.capabilities import initialize_params
 from webclient.acp.connection import AUTH_REQUIRED, AgentConnection
 from webclient.acp.models import (

@@ -10,18 +10,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import StartApp
-from tests.inprocess import InProcessApp, wait_until_ready
 from tests.integration.conftest import Serve
-from tests.integration.support import (
-    Page,
-    eventually,
-    has_notice,
-    pid_alive,
-    read_pids,
-    status_is,
-    turn_finished,
-)
-from tests.live import open_tab, scripted_agent, serve_in_thread
+from tests.support.html import Page, has_notice, status_is, turn_finished
+from tests.support.inprocess import InProcessApp, wait_until_ready
+from tests.support.live import open_tab, scripted_agent, serve_in_thread
+from tests.support.polling import eventually
+from tests.support.processes import pid_alive, read_pids
 
 BAD_ACTIONS = {
     "not JSON": ("this is not json", "does not understand"),

@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 from tests.integration.conftest import Serve
-from tests.integration.support import Page, has_notice, status_is, turn_finished
-from tests.live import http_get, open_tab
+from tests.support.html import Page, has_notice, status_is, turn_finished
+from tests.support.live import http_get, open_tab
 
 MiB = 1024 * 1024
 

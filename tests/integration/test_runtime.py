@@ -14,18 +14,10 @@ from pathlib import Path
 
 from tests.conftest import StartApp
 from tests.integration.conftest import Serve
-from tests.integration.support import (
-    Page,
-    children_of,
-    eventually,
-    has_notice,
-    pid_alive,
-    read_pids,
-    reaped,
-    status_is,
-    turn_finished,
-)
-from tests.live import open_tab
+from tests.support.html import Page, has_notice, status_is, turn_finished
+from tests.support.live import open_tab
+from tests.support.polling import eventually
+from tests.support.processes import children_of, pid_alive, read_pids, reaped
 
 
 def test_demo_agent_answers_help_with_a_streamed_message(start_app: StartApp) -> None:

@@ -11,7 +11,6 @@ server can show (the command line, start-up, uvicorn's answer to a refused upgra
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,7 +22,8 @@ import httpx
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from tests.integration.support import status_is
+from tests.support.html import status_is
+from tests.support.polling import Deadline
 from webclient.settings import Settings
 from webclient.web.app import create_app
 
@@ -102,12 +102,11 @@ class Tab:
 
     def wait_for(self, predicate: Callable[[str], bool], timeout: float = WAIT_TIMEOUT) -> str:
         """Read frames until `predicate(all_html_so_far)` holds; returns the HTML seen."""
-        deadline = time.monotonic() + timeout
+        deadline = Deadline(timeout, "the tab's page")
         while not predicate(self.html):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AssertionError(f"timed out after {timeout:g} s; received so far:\n{self.html[-4000:]}")
-            frame = self._receive(remaining)
+            if deadline.passed:
+                deadline.fail(f"received so far:\n{self.html[-4000:]}")
+            frame = self._receive(deadline.remaining())
             if frame is not None:
                 self.frames.append(frame)
         return self.html

@@ -11,8 +11,8 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from e2e import screenshots
-from e2e.accessibility import COLOUR_RULES, describe, violations
+from tests.support import screenshots
+from tests.support.accessibility import COLOUR_RULES, describe, violations
 
 SCHEMES = ("light", "dark")
 

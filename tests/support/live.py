@@ -31,10 +31,11 @@ import httpx
 import uvicorn
 import websockets
 
+from tests.support.polling import Deadline
 from webclient.web.cli import bind, build_server, settings_from_args, url_for
 
-ROOT = Path(__file__).resolve().parent.parent
-AGENTS = Path(__file__).resolve().parent / "agents"
+ROOT = Path(__file__).resolve().parents[2]
+AGENTS = ROOT / "tests" / "agents"
 URL_PATTERN = re.compile(r"(http://\S+/\?token=\S+)")
 # One TLS context for all the tests' requests. `httpx.get` builds a client, and with it a TLS context that
 # loads the CA bundle: 20 ms of CPU for each request, though every one here is plain HTTP to loopback.
@@ -50,7 +51,12 @@ def http_get(url: str, **kwargs: Any) -> httpx.Response:
 
 def scripted_agent(name: str, *args: str) -> str:
     """The command line of one of the scripted agents in tests/agents/."""
-    return " ".join([sys.executable, str(AGENTS / f"{name}.py"), *args])
+    return " ".join(agent_argv(name, *args))
+
+
+def agent_argv(name: str, *args: str) -> list[str]:
+    """The argv of one of the scripted agents in tests/agents/."""
+    return [sys.executable, str(AGENTS / f"{name}.py"), *args]
 
 
 @dataclass
@@ -128,7 +134,7 @@ def run_server(
     reader = threading.Thread(target=pump, daemon=True)
     reader.start()
     try:
-        deadline = time.monotonic() + startup_timeout
+        deadline = Deadline(startup_timeout, "webclient to answer")
         if not found.wait(startup_timeout):
             raise RuntimeError("webclient did not start:\n" + "".join(output))
         server = LiveServer(url=url[0], process=process, output=output)
@@ -181,9 +187,9 @@ def serve_in_thread(
     thread = threading.Thread(target=run, name=f"webclient:{sock.getsockname()[1]}", daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + startup_timeout
+        deadline = Deadline(startup_timeout, "webclient to answer")
         while not server.started:
-            if failure or not thread.is_alive() or time.monotonic() > deadline:
+            if failure or not thread.is_alive() or deadline.passed:
                 raise RuntimeError(f"webclient did not start on its thread: {failure or 'timed out'}")
             time.sleep(0.01)
         live = LiveServer(url=url_for(config.host, sock.getsockname()[1], config.token), process=None)
@@ -215,10 +221,10 @@ def _command_line(agent: str | None, cwd: Path | None, extra_args: Sequence[str]
     return argv
 
 
-def _wait_until_answering(server: LiveServer, deadline: float) -> None:
+def _wait_until_answering(server: LiveServer, deadline: Deadline) -> None:
     # The socket already listens, so this request waits in its queue until the server takes it.
     try:
-        http_get(server.base + "/favicon.ico", timeout=max(deadline - time.monotonic(), 1.0))
+        http_get(server.base + "/favicon.ico", timeout=max(deadline.remaining(), 1.0))
     except httpx.HTTPError as exc:
         raise RuntimeError(f"webclient did not answer ({exc}):\n" + "".join(server.output)) from None
 
@@ -239,13 +245,12 @@ class Tab:
 
     async def wait_for(self, predicate: Any, timeout: float = 20.0) -> str:
         """Read frames until `predicate(all_html_so_far)` holds; returns the HTML seen."""
-        deadline = time.monotonic() + timeout
+        deadline = Deadline(timeout, "the tab's page")
         while not predicate(self.html):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AssertionError(f"timed out; received so far:\n{self.html[-4000:]}")
+            if deadline.passed:
+                deadline.fail(f"received so far:\n{self.html[-4000:]}")
             try:
-                frame = await asyncio.wait_for(self.socket.recv(), timeout=remaining)
+                frame = await asyncio.wait_for(self.socket.recv(), timeout=deadline.remaining())
             except TimeoutError:
                 continue
             self.frames.append(frame)

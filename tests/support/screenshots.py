@@ -15,8 +15,9 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "e2e" / "artifacts"
+DOCS = ROOT / "docs"
 
 
 def updating_docs() -> bool:

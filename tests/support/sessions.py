@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Callable
 
 from websockets.sync.client import ClientConnection, connect
 
-from tests.integration.support import Page
-from tests.live import LiveServer, http_get
+from tests.support.html import Page
+from tests.support.live import LiveServer, http_get
+from tests.support.polling import Deadline
 
 _NAVIGATE = re.compile(r'data-href="/s/([^"]+)"')
 _SESSION_LINK = re.compile(r'data-testid="session-link" data-local-id="([^"]+)"')
@@ -127,14 +127,12 @@ class _Tab:
 
     def read_until(self, predicate: Callable[[str], bool], what: str) -> str:
         """Read frames until `predicate(all_html_so_far)` holds; fail after the tab's timeout."""
-        deadline = time.monotonic() + self.timeout
+        deadline = Deadline(self.timeout, what)
         while not predicate(html := "".join(self.frames)):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                shown = f"sidebar:\n{_sidebar(html)}\nstatus: {Page.parse(html).status}"
-                raise AssertionError(f"timed out after {self.timeout:g} s waiting for {what}; {shown}")
+            if deadline.passed:
+                deadline.fail(f"sidebar:\n{_sidebar(html)}\nstatus: {Page.parse(html).status}")
             try:
-                frame = self.socket.recv(timeout=remaining)
+                frame = self.socket.recv(timeout=deadline.remaining())
             except TimeoutError:
                 continue
             self.frames.append(frame if isinstance(frame, str) else frame.decode())

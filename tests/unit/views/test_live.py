@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.unit.htmlscan import top_level
+from tests.support.html import top_level
 from webclient.acp.models import AgentStatus, MessageChunk, TextPart, ToolCallEvent
 from webclient.domain.state import Aspect, Item, SessionState
 from webclient.views import render

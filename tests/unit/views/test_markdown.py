@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.htmlscan import problems, tags, text
+from tests.support.html import problems, tags, text
 from webclient.views.markdown import render_markdown, sanitize
 
 HOSTILE = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.htmlscan import problems
+from tests.support.html import problems
 from webclient.acp.models import ImagePart, TextPart
 from webclient.domain.state import MessageItem
 from webclient.views.markdown import render_markdown

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tests.unit.htmlscan import problems, tags, text
+from tests.support.html import problems, tags, text
 from webclient.acp.controls import (
     ConfigChoice,
     ConfigGroup,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.unit.htmlscan import tags, text
+from tests.support.html import tags, text
 from webclient.acp.controls import ConfigChoice, ConfigGroup, ConfigOption, Mode
 from webclient.acp.models import (
     MessageChunk,

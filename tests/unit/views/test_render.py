@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tests.unit.htmlscan import Tag, ids, problems, tags, text, top_level
+from tests.support.html import Tag, ids, problems, tags, text, top_level
 from webclient.acp.models import (
     AgentStatus,
     AudioPart,

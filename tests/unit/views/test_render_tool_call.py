@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import unescape
 
-from tests.unit.htmlscan import problems, tags, text, top_level
+from tests.support.html import problems, tags, text, top_level
 from webclient.acp.models import (
     ImagePart,
     TextPart,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.htmlscan import tags, text
+from tests.support.html import tags, text
 from webclient.acp.models import AgentStatus, AuthMethod
 from webclient.domain.approval import ALLOW, REJECT, protected_write_request
 from webclient.domain.state import Aspect, PermissionItem, SessionState, SignIn, TurnState
