@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import open_signed_in, sign_in
-from e2e.test_suggestions import agent_messages, chips, prompt
 from tests.support import screenshots
 from tests.support.accessibility import describe, violations
+from tests.support.browser import open_signed_in, sign_in
 from tests.support.live import AGENTS, LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import agent_messages, chips, prompt
 from tests.support.screenshots import screenshot
 
 VARIANTS = {

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from e2e.test_conversation import open_app
-from e2e.test_suggestions import prompt
 from tests.support.live import LiveServer
+from tests.support.pages import open_app, prompt
 from tests.support.screenshots import screenshot
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from e2e.conftest import sign_in
-from e2e.test_conversation import open_app
+from tests.support.browser import sign_in
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import open_app
 from tests.support.screenshots import screenshot
 
 VIEWS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, sign_in
+from tests.support.browser import AGENT_STARTUP_TIMEOUT, sign_in
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
 from tests.support.screenshots import screenshot
 from tests.support.sessions import fresh_session

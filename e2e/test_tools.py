@@ -6,9 +6,9 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import open_signed_in, signed_in_page
-from e2e.test_conversation import open_app
+from tests.support.browser import open_signed_in, signed_in_page
 from tests.support.live import LiveServer
+from tests.support.pages import open_app
 from tests.support.screenshots import screenshot
 
 MARK = "# reviewed by the demo agent"

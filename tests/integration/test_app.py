@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import StartApp
-from tests.integration.conftest import Serve
 from tests.support.html import Page, has_notice, status_is, turn_finished
-from tests.support.inprocess import InProcessApp, wait_until_ready
-from tests.support.live import open_tab, scripted_agent, serve_in_thread
+from tests.support.inprocess import InProcessApp, StartApp, wait_until_ready
+from tests.support.live import Serve, open_tab, scripted_agent, serve_in_thread
 from tests.support.polling import eventually
 from tests.support.processes import pid_alive, read_pids
 

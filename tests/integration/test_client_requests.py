@@ -13,16 +13,14 @@ from typing import Any
 
 import pytest
 
-from tests.support.driver import SessionDriver
+from tests.support.driver import SessionDriver, answers, permission
 from tests.support.live import scripted_agent
 from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.files import MAX_FILE_BYTES
 from webclient.domain.state import (
     FileWriteItem,
-    MessageItem,
     NoticeItem,
-    PermissionItem,
     PermissionState,
 )
 from webclient.errors import Refused
@@ -40,15 +38,6 @@ async def running(workspace: Path, agent: str | None = None) -> AsyncIterator[Se
         yield driver
     finally:
         await driver.shutdown()
-
-
-def answers(driver: SessionDriver) -> list[dict[str, Any]]:
-    texts = [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent"]
-    return [json.loads(t.removeprefix("ANSWER ")) for t in texts if t.startswith("ANSWER ")]
-
-
-def permission(driver: SessionDriver) -> PermissionItem | None:
-    return next((i for i in driver.state.items if isinstance(i, PermissionItem)), None)
 
 
 async def ask(driver: SessionDriver, text: str) -> dict[str, Any]:

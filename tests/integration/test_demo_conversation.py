@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.conftest import make_workspace
 from tests.support.driver import SessionDriver, started
 from tests.support.polling import eventually
+from tests.support.workspace import make_workspace
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.state import MessageItem, NoticeItem, PermissionItem, ToolCallItem, TurnState
 from webclient.settings import Settings

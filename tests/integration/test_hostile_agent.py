@@ -10,9 +10,8 @@ import json
 import re
 from pathlib import Path
 
-from tests.integration.conftest import Serve
 from tests.support.html import Page, has_notice, status_is, turn_finished
-from tests.support.live import http_get, open_tab
+from tests.support.live import Serve, http_get, open_tab
 
 MiB = 1024 * 1024
 

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_client_requests import answers, permission
-from tests.support.driver import SessionDriver
+from tests.support.driver import SessionDriver, answers, permission
 from tests.support.live import scripted_agent
 from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart

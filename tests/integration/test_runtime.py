@@ -12,10 +12,9 @@ import re
 import signal
 from pathlib import Path
 
-from tests.conftest import StartApp
-from tests.integration.conftest import Serve
 from tests.support.html import Page, has_notice, status_is, turn_finished
-from tests.support.live import open_tab
+from tests.support.inprocess import StartApp
+from tests.support.live import Serve, open_tab
 from tests.support.polling import eventually
 from tests.support.processes import children_of, pid_alive, read_pids, reaped
 

@@ -12,8 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from tests.integration.test_suggestions_flow import sent, turn
-from tests.support.driver import SessionDriver, started
+from tests.support.driver import SessionDriver, sent, started, turn
 from webclient.acp.controls import ConfigOption
 from webclient.acp.models import AgentStatus
 from webclient.errors import Refused

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from tests.support.driver import SessionDriver
+from tests.support.driver import SessionDriver, finish_turn, sent, turn
 from tests.support.live import scripted_agent
 from tests.support.polling import eventually
 from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES
 from webclient.acp.models import AgentStatus, NoticeLevel, TextPart
 from webclient.domain.live_session import SUGGESTION_GRACE_SECONDS
-from webclient.domain.state import MessageItem, NoticeItem, TurnState
+from webclient.domain.state import MessageItem, NoticeItem
 from webclient.errors import Refused
 from webclient.settings import Settings
 
@@ -66,17 +66,6 @@ async def running(workspace: Path, agent: str = "", **overrides: Any) -> AsyncIt
         await driver.shutdown()
 
 
-async def turn(driver: SessionDriver, text: str) -> None:
-    """Send a prompt and wait for the agent's response to it."""
-    driver.submit_prompt([TextPart(text=text)])
-    await finish_turn(driver)
-
-
-async def finish_turn(driver: SessionDriver) -> None:
-    assert driver.state.turn is not TurnState.IDLE, "no turn is running"
-    await eventually(lambda: driver.state.turn is TurnState.IDLE, 20, "the turn to end")
-
-
 def notices(driver: SessionDriver, containing: str = "") -> list[str]:
     found = [n.text for i in driver.state.items if isinstance(i, NoticeItem) for n in i.all]
     return [text for text in found if containing in text]
@@ -84,11 +73,6 @@ def notices(driver: SessionDriver, containing: str = "") -> list[str]:
 
 def texts(driver: SessionDriver) -> list[str]:
     return [s.text for s in driver.state.suggestions]
-
-
-def sent(driver: SessionDriver, method: str) -> list[dict[str, Any]]:
-    """Params of every message of `method` the client sent."""
-    return [m["params"] for d, m in driver.wire_log if d == "out" and m.get("method") == method]
 
 
 def received_updates(driver: SessionDriver, kind: str | None = None) -> list[dict[str, Any]]:

@@ -1,20 +1,22 @@
-"""`SessionDriver`: the domain's session registry with real agents, driven as a tab drives it."""
+"""`SessionDriver`: the domain's session registry with real agents, driven as a tab drives it; and what the
+tests read from and do with the session it drives (`turn`, `sent`, `answers`, `permission`)."""
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from tests.support.polling import eventually
-from webclient.acp.models import AgentStatus, ContentPart
+from webclient.acp.models import AgentStatus, ContentPart, TextPart
 from webclient.acp.translate import Translation
 from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import PendingChanges
 from webclient.domain.registry import SessionRegistry
-from webclient.domain.state import SessionState
+from webclient.domain.state import MessageItem, PermissionItem, SessionState, TurnState
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.settings import Settings
 
@@ -118,3 +120,34 @@ async def started(settings: Settings, ready_within: float = 30.0) -> AsyncIterat
         yield driver
     finally:
         await driver.shutdown()
+
+
+# -- reading and driving a session, as the tests say it --------------------------------------------------
+
+
+def answers(driver: SessionDriver) -> list[dict[str, Any]]:
+    """What a scripted agent reported back as `ANSWER <json>` messages (e.g. the client's answers to it)."""
+    texts = [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent"]
+    return [json.loads(t.removeprefix("ANSWER ")) for t in texts if t.startswith("ANSWER ")]
+
+
+def permission(driver: SessionDriver) -> PermissionItem | None:
+    """The first permission request in the transcript, if any."""
+    return next((i for i in driver.state.items if isinstance(i, PermissionItem)), None)
+
+
+async def turn(driver: SessionDriver, text: str) -> None:
+    """Send a prompt and wait for the agent's response to it."""
+    driver.submit_prompt([TextPart(text=text)])
+    await finish_turn(driver)
+
+
+async def finish_turn(driver: SessionDriver) -> None:
+    """Wait for the running turn to end (one must be running)."""
+    assert driver.state.turn is not TurnState.IDLE, "no turn is running"
+    await eventually(lambda: driver.state.turn is TurnState.IDLE, 20, "the turn to end")
+
+
+def sent(driver: SessionDriver, method: str) -> list[dict[str, Any]]:
+    """Params of every message of `method` the client sent."""
+    return [m["params"] for d, m in driver.wire_log if d == "out" and m.get("method") == method]

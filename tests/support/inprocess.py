@@ -79,6 +79,10 @@ class InProcessApp:
         return tab
 
 
+# The `start_app` fixture: called with an agent's name and args, and `run_app`'s keywords.
+StartApp = Callable[..., InProcessApp]
+
+
 class Tab:
     """One browser tab's WebSocket: it keeps every frame it received, and waits with deadlines."""
 

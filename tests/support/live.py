@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +102,10 @@ class LiveServer:
 
     def log(self) -> str:
         return "".join(self.output)
+
+
+# The `serve` fixture: called with a scripted agent's name and args, and its `env`.
+Serve = Callable[..., LiveServer]
 
 
 @contextmanager

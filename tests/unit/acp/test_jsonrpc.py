@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.unit.acp.test_transport import FakeWriter
+from tests.support.streams import FakeWriter
 from webclient.acp.jsonrpc import JsonRpcPeer, PeerClosed, RpcError
 from webclient.acp.transport import NdjsonTransport
 

@@ -6,32 +6,8 @@ import asyncio
 import json
 from typing import Any
 
+from tests.support.streams import FakeWriter
 from webclient.acp.transport import NdjsonTransport
-
-
-class FakeWriter:
-    """Records what the transport writes; enough of asyncio.StreamWriter for send() and close()."""
-
-    def __init__(self) -> None:
-        self.data = bytearray()
-        self.drains = 0
-        self.eof = False
-        self.closed = False
-
-    def write(self, data: bytes) -> None:
-        self.data += data
-
-    async def drain(self) -> None:
-        self.drains += 1
-
-    def write_eof(self) -> None:
-        self.eof = True
-
-    def close(self) -> None:
-        self.closed = True
-
-    def is_closing(self) -> bool:
-        return self.closed
 
 
 def transport(data: bytes = b"", *, eof: bool = True) -> tuple[NdjsonTransport, list[str], FakeWriter]:
