@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .conftest import SHARES_AGENTS
-from .v2_client import V2Harness
+from tests.support.demo_agent import SHARES_AGENTS
+from tests.support.demo_agent_v2 import V2Harness
 
 pytestmark = SHARES_AGENTS
 

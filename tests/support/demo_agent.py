@@ -17,18 +17,18 @@ import copy
 import json
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 import pytest
-import pytest_asyncio
 from acp.connection import Connection, StreamDirection, StreamEvent
 from acp.exceptions import RequestError
 from acp.stdio import spawn_stdio_connection
 
+from tests.support.polling import eventually
 from webclient.domain.files import FileAccess, FileAccessDenied, FileAccessError, FileMissing
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +48,13 @@ FULL_CLIENT: dict[str, Any] = {
 }
 
 Json = dict[str, Any]
+
+# The line the demo agent's review adds, and src/app.py of the `workspace` fixture before it.
+REVIEW_LINE = "# reviewed by the demo agent"
+ORIGINAL_APP = (
+    '"""The app."""\n\n\nclass Greeter:\n    """Says hello."""\n\n\n'
+    "def main(argv, *, loud=False):\n    return 0\n"
+)
 
 # A module whose tests take the `agent` fixture sets `pytestmark = SHARES_AGENTS`: its tests then run in
 # one event loop, the module's, where its shared agents' connections live.
@@ -163,12 +170,9 @@ class WireLog:
     # -- waiting ---------------------------------------------------------------------------------------
     async def wait_for(self, condition: Callable[[], Any], timeout: float = WAIT_TIMEOUT) -> Any:
         """Poll until ``condition()`` is truthy and return its value; fail with the agent's stderr."""
-        deadline = time.monotonic() + timeout
-        while not (value := condition()):
-            if time.monotonic() > deadline:
-                pytest.fail(f"condition not met within {timeout} s; agent stderr:\n{self.stderr.decode()}")
-            await asyncio.sleep(0.01)
-        return value
+        return await eventually(
+            condition, timeout, "the condition", lambda: f"agent stderr:\n{self.stderr.decode()}"
+        )
 
     async def assert_stays_true(self, condition: Callable[[], bool], period: float = QUIET_PERIOD) -> None:
         """Poll for ``period`` and fail as soon as ``condition()`` turns false."""
@@ -473,61 +477,3 @@ class SharedAgents(Generic[A]):
             agent.initialize_result = await agent.send_initialize(params)
             self._agents[key] = agent
         return agent
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    """A small project: a README, a Python module, a subdirectory, plus things listings must skip."""
-    root = tmp_path / "workspace"
-    (root / "src").mkdir(parents=True)
-    (root / "README.md").write_text("# Demo project\n\nSome words.\n\n## Usage\n\nRun it.\n")
-    (root / "src" / "app.py").write_text(
-        '"""The app."""\n\n\nclass Greeter:\n    """Says hello."""\n\n\ndef main(argv, *, loud=False):\n'
-        "    return 0\n"
-    )
-    (root / "notes.txt").write_text("first line\nsecond line\n")
-    for skipped in (".git", ".venv", "__pycache__", "node_modules"):
-        (root / skipped).mkdir()
-    (root / ".env").write_text("SECRET=1\n")
-    return root
-
-
-@pytest.fixture
-def state_dir(tmp_path: Path) -> Path:
-    return tmp_path / "state"
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared_agents(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[SharedAgents[RunningAgent]]:
-    """The module's shared demo agents: its tests run in the module's event loop (its ``pytestmark``)."""
-    async with contextlib.AsyncExitStack() as stack:
-        yield SharedAgents(tmp_path_factory.mktemp("shared-agents"), stack, spawned_agent)
-
-
-@pytest.fixture
-def agent(workspace: Path, shared_agents: SharedAgents[RunningAgent]) -> Iterator[AgentHarness]:
-    """This test's view of a demo agent it shares with its module's other tests, chosen at ``initialize``."""
-    harness = AgentHarness(workspace, shared_agents)
-    yield harness
-    harness.detach()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared_v2_agents(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedAgents[Any]]:
-    """The module's shared demo agents spoken to in ACP v2 (``V2Agent``s)."""
-    from .v2_client import spawned_v2_agent  # v2_client imports this module
-
-    async with contextlib.AsyncExitStack() as stack:
-        yield SharedAgents(tmp_path_factory.mktemp("shared-v2-agents"), stack, spawned_v2_agent)
-
-
-@pytest.fixture
-def agent_v2(workspace: Path, shared_v2_agents: SharedAgents[Any]) -> Iterator[Any]:
-    """This test's ACP v2 view (a ``V2Harness``) of a demo agent it shares with its module's other tests."""
-    from .v2_client import V2Harness
-
-    harness = V2Harness(workspace, shared_v2_agents)
-    yield harness
-    harness.detach()

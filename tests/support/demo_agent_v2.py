@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .conftest import PREDICTION_DELAY_MS, REPO_ROOT, WAIT_TIMEOUT, AgentView, Json, SharedAgents
+from tests.support.demo_agent import (
+    PREDICTION_DELAY_MS,
+    REPO_ROOT,
+    WAIT_TIMEOUT,
+    AgentView,
+    Json,
+    SharedAgents,
+)
 
 V2_SUGGESTIONS: Json = {"session": {"promptSuggestions": {}}}
 V2_NO_SUGGESTIONS: Json = {}
