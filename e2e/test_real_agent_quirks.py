@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
 
 from tests.support.browser import sign_in
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
@@ -23,7 +23,7 @@ def quirks_server(e2e_workspace: Path) -> Iterator[LiveServer]:
         yield live
 
 
-def pending(page: Page):
+def pending(page: Page) -> Locator:
     return page.locator('[data-testid="permission"][data-state="pending"]')
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, expect
 
 from tests.support.live import LiveServer
 from tests.support.pages import agent_messages, chips, open_app, prompt, suggest, text, user_messages
@@ -248,7 +248,12 @@ def test_hostile_suggestions_render_inert_with_hidden_characters_marked(
     page: Page, server: LiveServer
 ) -> None:
     dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    def dismiss(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.set_viewport_size({"width": 1100, "height": 1500})

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
 
 from tests.support.accessibility import AXE, BLOCKING, describe
 from tests.support.browser import sign_in
@@ -46,7 +46,7 @@ def run_steps(page: Page, command: str) -> None:
     composer.press("Enter")
 
 
-def terminal(page: Page):
+def terminal(page: Page) -> Locator:
     return page.locator('[data-testid="tool-call"] [data-testid="terminal"]')
 
 

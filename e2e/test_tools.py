@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.support.browser import open_signed_in, signed_in_page
 from tests.support.live import LiveServer
@@ -20,7 +20,7 @@ def send(page: Page, text: str) -> None:
     composer.press("Enter")
 
 
-def pending(page: Page):
+def pending(page: Page) -> Locator:
     return page.locator('[data-testid="permission"][data-state="pending"]')
 
 

@@ -92,9 +92,9 @@ async def test_stopping_the_server_kills_the_agent_and_its_children(
     assert pid_alive(agent_pid) and pid_alive(child_pid)
 
     for sig in signals:  # a second Ctrl+C makes uvicorn quit without waiting for the graceful shutdown
-        server.process.send_signal(sig)
+        server.popen.send_signal(sig)
     # uvicorn shuts down gracefully, then re-raises the signal it caught.
-    assert server.process.wait(timeout=15) in (0, 1, -sig, 128 + sig)
+    assert server.popen.wait(timeout=15) in (0, 1, -sig, 128 + sig)
 
     await eventually(lambda: not (pid_alive(agent_pid) or pid_alive(child_pid)), 5.0, "agent and child gone")
 

@@ -58,7 +58,8 @@ async def test_a_chosen_option_is_what_the_agent_receives_and_every_tab_sees_it(
         driver.current.answer_permission(item.id, "allow")
         await eventually(lambda: bool(answers(driver)), 20, "the agent's report")
         assert answers(driver)[-1] == {"result": {"outcome": {"outcome": "selected", "optionId": "allow"}}}
-        assert item.state is PermissionState.ANSWERED and item.chosen == "Run it"
+        answered = permission(driver)  # the same item, read again: its state changed under the answer
+        assert answered is item and answered.state is PermissionState.ANSWERED and answered.chosen == "Run it"
         # A second answer to the same request approves nothing.
         with pytest.raises(Refused, match="nothing was approved"):
             driver.current.answer_permission(item.id, "deny")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Literal
 
 import pytest
 import pytest_asyncio
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @asynccontextmanager
-async def demo_agent(root: Path, protocol: str) -> AsyncIterator[SessionDriver]:
+async def demo_agent(root: Path, protocol: Literal["1", "2"]) -> AsyncIterator[SessionDriver]:
     """The demo agent in the sample project under `root`, speaking ACP `protocol`, ready."""
     with pytest.MonkeyPatch.context() as env:
         env.setenv("WEBCLIENT_DEMO_STATE_DIR", str(root / "demo-state"))
@@ -138,7 +139,7 @@ async def test_cancel_ends_a_long_turn_as_cancelled(demo: SessionDriver) -> None
 
 
 @pytest.mark.parametrize("protocol", ["1", "2"], ids=["v1", "v2"])
-async def test_a_stored_session_opens_with_its_history(tmp_path: Path, protocol: str) -> None:
+async def test_a_stored_session_opens_with_its_history(tmp_path: Path, protocol: Literal["1", "2"]) -> None:
     # An agent of its own: closing the registry's only session is what makes it open a new one.
     async with demo_agent(tmp_path, protocol) as demo:
         await reopen_stored(demo)

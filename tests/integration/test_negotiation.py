@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -45,7 +45,9 @@ V1_AGENTS = (
 )
 
 
-def settings(workspace: Path, agent: str, record: Path, protocol: str, **extra: Any) -> Settings:
+def settings(
+    workspace: Path, agent: str, record: Path, protocol: Literal["auto", "1", "2"], **extra: Any
+) -> Settings:
     env = (f"WIRE_RECORD={record}", f"V2_RECORD={record}")
     return Settings(agent=agent, cwd=workspace, flush_interval=0, protocol=protocol, agent_env=env, **extra)
 

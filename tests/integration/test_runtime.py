@@ -148,7 +148,7 @@ async def test_agent_dying_while_the_sign_in_choice_is_shown_is_reported(serve: 
     server = serve("auth_required", "2")
     tab = await open_tab(server)
     await tab.wait_for(status_is("auth-required"))
-    [agent_pid] = children_of(server.process.pid)
+    [agent_pid] = children_of(server.popen.pid)
 
     os.kill(agent_pid, signal.SIGKILL)  # as the OOM killer would
     await tab.wait_for(status_is("exited"), timeout=10)

@@ -48,6 +48,7 @@ FULL_CLIENT: dict[str, Any] = {
 }
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 # The line the demo agent's review adds, and src/app.py of the `workspace` fixture before it.
 REVIEW_LINE = "# reviewed by the demo agent"
@@ -168,7 +169,7 @@ class WireLog:
         return next(i for i, m in enumerate(self.received) if m.get("id") == request_id and "method" not in m)
 
     # -- waiting ---------------------------------------------------------------------------------------
-    async def wait_for(self, condition: Callable[[], Any], timeout: float = WAIT_TIMEOUT) -> Any:
+    async def wait_for(self, condition: Callable[[], T], timeout: float = WAIT_TIMEOUT) -> T:
         """Poll until ``condition()`` is truthy and return its value; fail with the agent's stderr."""
         return await eventually(
             condition, timeout, "the condition", lambda: f"agent stderr:\n{self.stderr.decode()}"

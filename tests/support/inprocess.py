@@ -181,7 +181,7 @@ def run_app(
 
 
 def _exchange_token(client: TestClient) -> httpx.Response:
-    response = client.get(f"/?token={TOKEN}", follow_redirects=False)
+    response: httpx.Response = client.get(f"/?token={TOKEN}", follow_redirects=False)
     assert response.status_code == 303, response.text
     client.cookies.clear()  # each request says explicitly whether it carries the cookie
     return response

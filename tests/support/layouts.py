@@ -7,14 +7,14 @@ scanned with axe-core in both schemes, by switching the emulated `prefers-color-
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from playwright.sync_api import Page
 
 from tests.support import screenshots
 from tests.support.accessibility import COLOUR_RULES, describe, violations
 
-SCHEMES = ("light", "dark")
+SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,12 @@ class LiveServer:
             self.token = self.url.split("token=", 1)[1]
 
     @property
+    def popen(self) -> subprocess.Popen[str]:
+        """The server's own process: `run_server`'s (a server on a thread has none)."""
+        assert self.process is not None, "this server runs on a thread of the test process"
+        return self.process
+
+    @property
     def port(self) -> int:
         return int(self.base.rsplit(":", 1)[1])
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from acp import schema
@@ -103,20 +103,25 @@ CONTENT: dict[str, tuple[dict[str, Any], ContentPart]] = {
 
 # --- message chunks -------------------------------------------------------------------------------------
 
-ROLES = {"user_message_chunk": "user", "agent_message_chunk": "agent", "agent_thought_chunk": "thought"}
+Role = Literal["user", "agent", "thought"]
+ROLES: dict[str, Role] = {
+    "user_message_chunk": "user",
+    "agent_message_chunk": "agent",
+    "agent_thought_chunk": "thought",
+}
 
 
 @pytest.mark.parametrize("variant, role", ROLES.items())
 @pytest.mark.parametrize("wire, part", CONTENT.values(), ids=CONTENT.keys())
 def test_message_chunk_of_every_content_kind_becomes_a_message_chunk_of_its_role(
-    variant: str, role: str, wire: dict[str, Any], part: ContentPart
+    variant: str, role: Role, wire: dict[str, Any], part: ContentPart
 ) -> None:
     event = only_event({"sessionUpdate": variant, "content": wire})
     assert event == MessageChunk(role=role, content=part, message_id=None)
 
 
 @pytest.mark.parametrize("variant, role", ROLES.items())
-def test_message_chunk_keeps_its_message_id(variant: str, role: str) -> None:
+def test_message_chunk_keeps_its_message_id(variant: str, role: Role) -> None:
     event = only_event(
         {"sessionUpdate": variant, "content": {"type": "text", "text": "x"}, "messageId": "m-7"}
     )
@@ -368,7 +373,7 @@ def test_usage_update_without_cost() -> None:
 
 def test_every_session_update_variant_of_the_v1_schema_is_translated() -> None:
     # The 11 variants of $defs.SessionUpdate, each in its smallest valid form: none becomes a notice.
-    minimal = [
+    minimal: list[dict[str, Any]] = [
         {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "a"}},
         {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "a"}},
         {"sessionUpdate": "agent_thought_chunk", "content": {"type": "text", "text": "a"}},
@@ -509,12 +514,15 @@ def test_missing_sessionid_names_no_session() -> None:
 def test_missing_update_still_names_the_session_it_came_from() -> None:
     result = translate_update({"sessionId": SESSION})
     assert result.session_id == SESSION
-    assert "update" in result.events[0].text
+    [notice] = result.events
+    assert isinstance(notice, Notice) and "update" in notice.text
 
 
 def test_malformed_notice_detail_is_clipped() -> None:
     result = translate_update({"sessionId": 5, "junk": "x" * 10_000})
-    detail = result.events[0].detail
+    [notice] = result.events
+    assert isinstance(notice, Notice)
+    detail = notice.detail
     assert detail is not None
     assert len(detail) <= 501
 

@@ -11,6 +11,7 @@ from webclient.acp.models import (
     Command,
     CommandsEvent,
     ConfigOptionsEvent,
+    ContentPart,
     ImagePart,
     MessageChunk,
     ModeEvent,
@@ -157,7 +158,7 @@ def test_add_user_message_records_an_auto_sent_suggestion() -> None:
 
 def test_add_user_message_copies_the_parts_list() -> None:
     state = SessionState()
-    parts = [TextPart(text="a")]
+    parts: list[ContentPart] = [TextPart(text="a")]
     state.add_user_message(parts)
     parts.append(TextPart(text="b"))
     assert messages(state) == [("user", "a")]

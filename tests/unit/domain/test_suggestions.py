@@ -41,7 +41,7 @@ from webclient.domain.changes import PendingChanges
 from webclient.domain.files import FileAccess
 from webclient.domain.live_session import LiveSession
 from webclient.domain.registry import SessionRegistry
-from webclient.domain.state import Aspect, NoticeItem, SessionState
+from webclient.domain.state import Aspect, MessageItem, NoticeItem, SessionState
 from webclient.domain.suggestions import SuggestionLedger, SuggestionPolicy
 from webclient.errors import Refused
 from webclient.settings import Settings
@@ -62,7 +62,7 @@ def image(mime: str = "image/png", data: str = PNG) -> dict[str, Any]:
     return {"type": "image", "mimeType": mime, "data": data}
 
 
-def sug(*blocks: dict[str, Any], **extra: Any) -> dict[str, Any]:
+def sug(*blocks: Any, **extra: Any) -> dict[str, Any]:
     return {"prompt": list(blocks), **extra}
 
 
@@ -354,7 +354,7 @@ async def test_rule6_selected_suggestion_is_sent_as_session_prompt_unchanged(tmp
 
     await wait_until(lambda: agent.prompts)
     assert agent.prompts == [("s1", copy.deepcopy(blocks))]
-    user = [i for i in live.state.items if getattr(i, "role", None) == "user"]
+    user = [i for i in live.state.items if isinstance(i, MessageItem) and i.role == "user"]
     assert len(user) == 1 and [p.kind for p in user[0].parts] == ["text", "resource_link"]
 
 

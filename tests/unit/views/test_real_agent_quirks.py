@@ -8,6 +8,7 @@ import re
 from tests.support.html import tags, text
 from webclient.acp.controls import ConfigChoice, ConfigGroup, ConfigOption, Mode
 from webclient.acp.models import (
+    ConfigOptionsEvent,
     MessageChunk,
     PermissionOption,
     PermissionRequest,
@@ -46,7 +47,7 @@ def _mode_option(category: str | None) -> ConfigOption:
 def _selectors(state: SessionState) -> list[str]:
     found = tags(render.region(state, Aspect.DETAILS))
     wanted = ("mode-select", "config-option")
-    return [t.attrs["data-testid"] for t in found if t.attrs.get("data-testid") in wanted]
+    return [str(t.attrs["data-testid"]) for t in found if t.attrs.get("data-testid") in wanted]
 
 
 def test_modes_and_a_mode_config_option_show_one_selector_the_config_option() -> None:
@@ -74,7 +75,8 @@ def test_the_category_of_a_config_option_is_read_from_the_wire() -> None:
         ],
     }  # fmt: skip
     (event,) = translate_update({"sessionId": "s", "update": wire}).events
-    assert [o.category for o in event.options] == ["mode", None]  # type: ignore[attr-defined]
+    assert isinstance(event, ConfigOptionsEvent)
+    assert [o.category for o in event.options] == ["mode", None]
 
 
 def _permission(**tool: object) -> tuple[SessionState, PermissionItem]:

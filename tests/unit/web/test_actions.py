@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from webclient.domain.prompt import MAX_PROMPT_CHARS
 from webclient.web.actions import (
-    MAX_PROMPT_CHARS,
     AuthenticateAction,
     BadAction,
     CancelAction,
