@@ -4,13 +4,16 @@ One server and demo agent per test process (starting them is not what these test
 seconds on a loaded machine); every test gets a new, empty session on it (`server`), the shop workspace
 as it was, and a fresh browser context signed in with the server's cookie (`page`). Tests that need a
 server of their own (another agent, other flags, the token link) start one, e.g. with `fresh_server`.
-The servers run on a thread of the test process (`tests.live.serve_in_thread`), each with a real port and
-a real agent subprocess, and stop as Ctrl+C stops one when their block ends (the connection tests stop
-them under an open page that way); a test that needs a server environment of its own uses `run_server`.
+The servers run on a thread of the test process (`tests.support.live.serve_in_thread`), each with a real
+port and a real agent subprocess, and stop as Ctrl+C stops one when their block ends (the connection tests
+stop them under an open page that way); a test that needs a server environment of its own uses
+`run_server`.
 
 The browser is the system's Chromium (Debian's `chromium-headless-shell` or `chromium`, or
 WEBCLIENT_CHROMIUM); Playwright's own browser download is not needed. Screenshots of key states go to
-e2e/artifacts/ when a run asks for them (`make screenshots`; e2e/screenshots.py).
+e2e/artifacts/ when a run asks for them (`make screenshots`; tests/support/screenshots.py). Helpers
+that are not fixtures (signing in, opening the page, prompting) are in tests/support/ (browser.py,
+pages.py).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ in milliseconds. So the web layer's behaviour (routes, the security middleware, 
 tested here in-process: the app runs with its lifespan (so the agent is a real subprocess speaking ACP
 over stdio), requests carry our own Host (the base URL) and, where needed, our Origin. What only a real
 server can show (the command line, start-up, uvicorn's answer to a refused upgrade) stays in
-`tests/live.py`.
+`tests/support/live.py`.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.polling import eventually
 from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES, client_capabilities, initialize_params
 from webclient.acp.connection import agent_capabilities
 from webclient.acp.models import (
@@ -352,7 +353,7 @@ async def test_rule6_selected_suggestion_is_sent_as_session_prompt_unchanged(tmp
 
     live.send_suggestion(live.state.suggestions_generation, 1)
 
-    await wait_until(lambda: agent.prompts)
+    await eventually(lambda: agent.prompts, 5.0, "the prompt to reach the agent")
     assert agent.prompts == [("s1", copy.deepcopy(blocks))]
     user = [i for i in live.state.items if isinstance(i, MessageItem) and i.role == "user"]
     assert len(user) == 1 and [p.kind for p in user[0].parts] == ["text", "resource_link"]
@@ -382,7 +383,7 @@ async def test_rule7_sending_a_prompt_stops_offering_and_tells_the_agent_nothing
     live.submit_prompt([TextPart(text="something else")])
 
     assert live.state.suggestions == ()
-    await wait_until(lambda: agent.prompts)
+    await eventually(lambda: agent.prompts, 5.0, "the prompt to reach the agent")
     assert agent.prompts == [("s1", [text("something else")])]
     assert agent.other_calls == []
 
@@ -736,14 +737,6 @@ def notices(live: LiveSession[PendingChanges], level: NoticeLevel) -> list[str]:
         for n in i.all  # notices of one kind in a row are kept together
         if n.level is level
     ]
-
-
-async def wait_until(predicate: Any, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.001)
 
 
 def test_legacy_suggestions_are_not_offered_when_suggestions_are_switched_off() -> None:
