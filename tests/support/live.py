@@ -20,7 +20,6 @@ import ssl
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ import httpx
 import uvicorn
 import websockets
 
-from tests.support.polling import Deadline
+from tests.support.polling import Deadline, wait_until
 from webclient.web.cli import bind, build_server, settings_from_args, url_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,10 +197,11 @@ def serve_in_thread(
     thread.start()
     try:
         deadline = Deadline(startup_timeout, "webclient to answer")
-        while not server.started:
-            if failure or not thread.is_alive() or deadline.passed:
-                raise RuntimeError(f"webclient did not start on its thread: {failure or 'timed out'}")
-            time.sleep(0.01)
+        started = wait_until(
+            lambda: server.started or failure or not thread.is_alive(), startup_timeout, "webclient to start"
+        )
+        if started is not True:
+            raise RuntimeError(f"webclient did not start on its thread: {failure or 'the thread ended'}")
         live = LiveServer(url=url_for(config.host, sock.getsockname()[1], config.token), process=None)
         _wait_until_answering(live, deadline)
         yield live
