@@ -55,7 +55,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=key)  # stable: tests keep their order within a file
 
 
-class LimitedBrowserScheduling(LoadFileScheduling):
+class LimitedBrowserScheduling(LoadFileScheduling):  # type: ignore[misc]  # xdist ships no types
     """`--dist loadfile`, with the browser tests' files going to at most `limit` workers.
 
     A worker is given the first file in the queue it may take: any file while it runs browser tests or

@@ -36,12 +36,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cdp  # bench/cdp.py: run as a script, this file's directory is on the path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench import cdp  # noqa: E402
 
 AGENT = [sys.executable, str(ROOT / "tests" / "agents" / "stream.py")]
 URL = re.compile(r"(http://\S+)")

@@ -4,13 +4,16 @@ One server and demo agent per test process (starting them is not what these test
 seconds on a loaded machine); every test gets a new, empty session on it (`server`), the shop workspace
 as it was, and a fresh browser context signed in with the server's cookie (`page`). Tests that need a
 server of their own (another agent, other flags, the token link) start one, e.g. with `fresh_server`.
-The servers run on a thread of the test process (`tests.live.serve_in_thread`), each with a real port and
-a real agent subprocess, and stop as Ctrl+C stops one when their block ends (the connection tests stop
-them under an open page that way); a test that needs a server environment of its own uses `run_server`.
+The servers run on a thread of the test process (`tests.support.live.serve_in_thread`), each with a real
+port and a real agent subprocess, and stop as Ctrl+C stops one when their block ends (the connection tests
+stop them under an open page that way); a test that needs a server environment of its own uses
+`run_server`.
 
 The browser is the system's Chromium (Debian's `chromium-headless-shell` or `chromium`, or
 WEBCLIENT_CHROMIUM); Playwright's own browser download is not needed. Screenshots of key states go to
-e2e/artifacts/ when a run asks for them (`make screenshots`; e2e/screenshots.py).
+e2e/artifacts/ when a run asks for them (`make screenshots`; tests/support/screenshots.py). Helpers
+that are not fixtures (signing in, opening the page, prompting) are in tests/support/ (browser.py,
+pages.py).
 """
 
 from __future__ import annotations
@@ -22,22 +25,25 @@ import os
 # through the negotiation too.
 os.environ.setdefault("WEBCLIENT_PROTOCOL", "1")
 
-import dataclasses
 import os
-import re
-import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
-from e2e.layouts import LAYOUTS, Layout
-from e2e.session_setup import fresh_session, wait_until_agent_ready
-from tests.chromium import chromium_path
-from tests.live import LiveServer, serve_in_thread
+from tests.support.browser import (
+    AGENT_STARTUP_TIMEOUT,
+    FAST_DEMO,
+    UI_TIMEOUT_MS,
+    demo_server,
+    new_test_session,
+    sign_in,
+)
+from tests.support.chromium import chromium_path
+from tests.support.layouts import LAYOUTS, Layout
+from tests.support.live import LiveServer, serve_in_thread
+from tests.support.workspace import fill_workspace
 
 # Flags a headless Chromium needs on a locked-down machine with no network beyond loopback.
 CHROMIUM_ARGS = [
@@ -49,13 +55,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# For states of the page. Agent start-up has its own, longer deadline: on a machine shared with other
-# CPU-heavy jobs it alone can take tens of seconds, and it is not what these tests are about.
-UI_TIMEOUT_MS = 15_000
-AGENT_STARTUP_TIMEOUT = 60.0
-# The demo's pauses, shortened. An answer comes at once: paced, it costs the page a render per chunk, and
-# no test here checks the pace. "count to N" still streams line by line, slowly enough to act on.
-FAST_DEMO = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "0", "WEBCLIENT_DEMO_SLOW_STEP_MS": "50"}
 
 
 # One browser for the whole run: each test still gets a context of its own (cookies, storage, cache).
@@ -106,45 +105,6 @@ def sized_page(browser: Browser, layout: Layout, request: pytest.FixtureRequest)
     context.close()
 
 
-def sign_in(context: BrowserContext, server: LiveServer) -> None:
-    """Give a browser context the server's session cookie, as its token link would have set it."""
-    name, value = server.cookie().split("=", 1)
-    context.add_cookies(
-        [{"name": name, "value": value, "url": server.base, "httpOnly": True, "sameSite": "Strict"}]
-    )
-
-
-def signed_in_page(browser: Browser, server: LiveServer) -> Page:
-    """Another tab in a context of its own, signed in to `server`; close its context when done."""
-    context = browser.new_context()
-    sign_in(context, server)
-    other = context.new_page()
-    other.set_default_timeout(UI_TIMEOUT_MS)
-    return other
-
-
-def fill_workspace(root: Path) -> Path:
-    """Write the small shop project the demo agent looks at, removing whatever else `root` holds."""
-    root.mkdir(parents=True, exist_ok=True)
-    for child in root.iterdir():  # not `root` itself: it is the running agent's working directory
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child)
-        else:
-            child.unlink()
-    (root / "src").mkdir()
-    (root / "README.md").write_text("# Shop\n\nA tiny shop service used in the webclient demo.\n")
-    (root / "src" / "cart.py").write_text(
-        '"""Shopping cart."""\n\n\nclass Cart:\n'
-        "    def __init__(self) -> None:\n        self.items: list[str] = []\n\n"
-        "    def add(self, item: str) -> None:\n        self.items.append(item)\n"
-    )
-    (root / "src" / "pricing.py").write_text(
-        '"""Prices."""\n\n\ndef total(prices: list[float]) -> float:\n    return sum(prices)\n'
-    )
-    (root / "pyproject.toml").write_text('[project]\nname = "shop"\nversion = "1.0"\n')
-    return root
-
-
 @pytest.fixture(scope="session")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shared server's workspace directory; `e2e_workspace` restores its content before every test."""
@@ -172,39 +132,6 @@ def shared_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
         yield live
 
 
-def own_demo_server(name: str, *extra_args: str) -> tuple[Any, Any, Any]:
-    """`shop`, `demo_state` and `shared_server` fixtures for a module whose tests need a demo server of
-    their own, with `extra_args`; the module binds them under those names:
-    `shop, demo_state, shared_server = own_demo_server("v2", "--protocol", "2")`."""
-
-    @pytest.fixture(scope="module", name="shop")
-    def own_shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
-        return fill_workspace(tmp_path_factory.mktemp(f"e2e-{name}") / "shop")
-
-    @pytest.fixture(scope="module", name="demo_state")
-    def own_demo_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
-        return tmp_path_factory.mktemp(f"demo-state-{name}")
-
-    @pytest.fixture(scope="module", name="shared_server")
-    def own_server(shop: Path, demo_state: Path) -> Iterator[LiveServer]:
-        with demo_server(shop, demo_state, *extra_args) as live:
-            yield live
-
-    return own_shop, own_demo_state, own_server
-
-
-@contextmanager
-def demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterator[LiveServer]:
-    """A server with the demo agent in `shop`, its agent ready; stopped when the block ends."""
-    env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
-    serving = serve_in_thread(
-        cwd=shop, agent_env=env, extra_args=extra_args, startup_timeout=AGENT_STARTUP_TIMEOUT
-    )
-    with serving as live:
-        wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
-        yield live
-
-
 @pytest.fixture
 def server(shared_server: LiveServer, e2e_workspace: Path, demo_state: Path) -> LiveServer:
     """The shared server, its `url` the page of a new, empty, ready session of the demo agent.
@@ -215,36 +142,9 @@ def server(shared_server: LiveServer, e2e_workspace: Path, demo_state: Path) -> 
     return new_test_session(shared_server, demo_state)
 
 
-def new_test_session(shared_server: LiveServer, demo_state: Path) -> LiveServer:
-    """Open a new session alone, with none of the agent's stored sessions; the server with `url` its page.
-
-    In two passes. The first closes what the last test left open: a turn it left running (an edit that
-    goes on after its permission) ends as its session closes, and the agent stores that session as it
-    ends. Only then are the stored sessions forgotten; the second pass's new session lists none.
-    """
-    fresh_session(shared_server, AGENT_STARTUP_TIMEOUT, stored_listed=True)
-    for stored in demo_state.rglob("sess_*.json"):
-        stored.unlink()
-    local_id = fresh_session(shared_server, AGENT_STARTUP_TIMEOUT)
-    return dataclasses.replace(shared_server, url=f"{shared_server.base}/s/{local_id}")
-
-
 @pytest.fixture
 def fresh_server(e2e_workspace: Path, tmp_path: Path) -> Iterator[LiveServer]:
     """A server of the test's own, just started: its `url` is the token link it printed."""
     env = {"WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "state"), **FAST_DEMO}
     with serve_in_thread(cwd=e2e_workspace, agent_env=env, startup_timeout=AGENT_STARTUP_TIMEOUT) as live:
         yield live
-
-
-def open_signed_in(page: Page, server: LiveServer) -> None:
-    """Open `server.url` as its user does: the first browser through the printed token link (which
-    signs in once per start), every later one with the cookie that link gave."""
-    if server.cookies:
-        sign_in(page.context, server)
-        page.goto(server.url)
-        return
-    page.goto(server.url)
-    page.wait_for_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
-    [cookie] = [c for c in page.context.cookies() if c["name"].startswith("webclient_")]
-    server.cookies.append(f"{cookie['name']}={cookie['value']}")

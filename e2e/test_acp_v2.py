@@ -9,12 +9,11 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, open_signed_in, own_demo_server
-from e2e.layouts import Layout, assert_accessible, shoot
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from e2e.test_suggestions import agent_messages, user_messages
-from tests.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.browser import AGENT_STARTUP_TIMEOUT, open_signed_in, own_demo_server
+from tests.support.layouts import Layout, assert_accessible, shoot
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import agent_messages, open_app, user_messages
+from tests.support.screenshots import screenshot
 
 # The stored sessions come from the agent's session/list after each close: on a busy machine, a while.
 LIST_TIMEOUT_MS = 30_000

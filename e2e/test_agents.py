@@ -9,19 +9,19 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e import screenshots
-from e2e.accessibility import describe, violations
-from e2e.conftest import open_signed_in, sign_in
-from e2e.screenshots import screenshot
-from e2e.test_suggestions import agent_messages, chips, prompt
-from tests.live import AGENTS, LiveServer, scripted_agent, serve_in_thread
+from tests.support import screenshots
+from tests.support.accessibility import describe, violations
+from tests.support.browser import open_signed_in, sign_in
+from tests.support.live import AGENTS, LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import agent_messages, chips, prompt
+from tests.support.screenshots import screenshot
 
-VARIANTS = {
+VARIANTS: dict[str, tuple[ViewportSize, Literal["light", "dark"]]] = {
     "desktop-light": ({"width": 1280, "height": 800}, "light"),
     "desktop-dark": ({"width": 1280, "height": 800}, "dark"),
     "phone-light": ({"width": 390, "height": 844}, "light"),
@@ -71,7 +71,7 @@ def shoot_variants(browser: Browser, server: LiveServer, path: str, name: str) -
     if not screenshots.wanted():
         return
     for variant, (viewport, scheme) in VARIANTS.items():
-        context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+        context = browser.new_context(viewport=viewport, color_scheme=scheme)
         sign_in(context, server)  # the printed link signs in once; every other browser uses its cookie
         page = context.new_page()
         page.goto(server.base + path)
@@ -86,7 +86,7 @@ def shoot_here(page: Page, name: str) -> None:
         return
     for variant, (viewport, scheme) in VARIANTS.items():
         # Reduced motion: the phone's sessions drawer slides away without a transition to catch midway.
-        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # type: ignore[arg-type]
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
         page.set_viewport_size(viewport)
         screenshot(page, f"{name}-{variant}")
     page.set_viewport_size({"width": 1100, "height": 800})

@@ -3,32 +3,14 @@
 from __future__ import annotations
 
 import base64
-import struct
-import zlib
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from e2e.test_suggestions import prompts_received
-from tests.live import LiveServer
-
-
-def tiny_png() -> bytes:
-    """A valid 2x2 red PNG, made here so the test needs no fixture file."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
-    header = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(rows))
-        + chunk(b"IEND", b"")
-    )
+from tests.support.live import LiveServer
+from tests.support.pages import open_app, prompts_received
+from tests.support.screenshots import screenshot
+from tests.support.workspace import tiny_png
 
 
 def test_at_picker_finds_a_workspace_file_and_attaches_it_as_a_link(

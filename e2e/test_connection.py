@@ -8,10 +8,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from e2e.layouts import Layout, assert_accessible, shoot
-from e2e.test_page import in_view, open_ready
-from e2e.test_suggestions import prompt
-from tests.live import LiveServer, serve_in_thread
+from tests.support.layouts import Layout, assert_accessible, shoot
+from tests.support.live import LiveServer, serve_in_thread
+from tests.support.pages import in_view, open_app, prompt
 
 
 def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_explained(
@@ -23,7 +22,7 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
     composer = page.get_by_test_id("composer")
     # Each server stops as Ctrl+C stops it (its agent with it) when its block ends.
     with serve_in_thread(cwd=e2e_workspace, agent_env=state) as first:
-        open_ready(page, first)
+        open_app(page, first)
         expect(banner).to_be_hidden()
         expect(banner).to_have_attribute("data-state", "open")
         prompt(page, "list files")
@@ -70,13 +69,13 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
         page.goto(first.url)
         expect(error).to_have_attribute("data-status", "401")
         expect(error).to_contain_text("out of date")
-        open_ready(page, second)
+        open_app(page, second)
         page.goto(second.base + "/s/s99")
         expect(error).to_have_attribute("data-status", "404")
         expect(error).to_contain_text("not open")
 
         # The new link works, and the draft from before the restart is still in the composer.
-        open_ready(page, second)
+        open_app(page, second)
         expect(banner).to_be_hidden()
         expect(composer).to_have_value("half a thought")
         expect(page.get_by_test_id("send")).to_be_enabled()
@@ -103,7 +102,7 @@ def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
         sockets.append(route)
 
     page.route_web_socket(re.compile(r"/ws(/|$)"), through)
-    open_ready(page, server)
+    open_app(page, server)
     banner = page.get_by_test_id("connection")
     send = page.get_by_test_id("send")
     for cut in range(2):

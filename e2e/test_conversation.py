@@ -6,15 +6,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from e2e.screenshots import screenshot
-from tests.live import LiveServer
-
-
-def open_app(page: Page, server: LiveServer) -> None:
-    """Open the server's address (a token link or a session page) and wait until the agent is ready."""
-    page.goto(server.url)
-    expect(page).not_to_have_url(re.compile(r"token="))  # a token never stays in the address bar
-    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+from tests.support.live import LiveServer
+from tests.support.pages import open_app
+from tests.support.screenshots import screenshot
 
 
 def test_the_token_link_signs_in_and_leaves_the_address_bar(page: Page, fresh_server: LiveServer) -> None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from e2e.test_suggestions import prompt
-from tests.live import LiveServer
+from tests.support.live import LiveServer
+from tests.support.pages import open_app, prompt
+from tests.support.screenshots import screenshot
 
 
 def menu_items(page: Page) -> Locator:

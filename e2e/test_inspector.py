@@ -8,10 +8,10 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import own_demo_server
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from tests.live import LiveServer
+from tests.support.browser import own_demo_server
+from tests.support.live import LiveServer
+from tests.support.pages import open_app
+from tests.support.screenshots import screenshot
 
 # A server of this module's own: the inspector shows the newest 500 entries, and on the shared server the
 # earlier tests' connection-wide messages (`session/list` after every turn) push `initialize` out of them.

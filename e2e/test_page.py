@@ -4,35 +4,13 @@ size, each state shot and scanned with axe-core in light and dark."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
-from e2e.layouts import Layout, assert_accessible, shoot
-from e2e.test_suggestions import agent_messages, prompt, user_messages
-from tests.live import LiveServer, scripted_agent, serve_in_thread
-
-
-def open_ready(page: Page, server: LiveServer) -> None:
-    page.goto(server.url)
-    expect(page).not_to_have_url(re.compile(r"token="))  # the token left the address bar
-    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
-
-
-def dismiss_chips(page: Page) -> None:
-    """Hide the suggestion row (Escape): its presentation is judged with the suggestions' own tests."""
-    expect(page.get_by_test_id("suggestion").first).to_be_visible()
-    page.get_by_test_id("composer").press("Escape")
-    expect(page.get_by_test_id("suggestions")).to_be_hidden()
-
-
-def in_view(page: Page, locator: Locator) -> bool:
-    """Whether the element's box lies inside the viewport (not merely in the document)."""
-    box = locator.bounding_box()
-    size = page.viewport_size
-    assert box is not None and size is not None
-    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1
+from tests.support.layouts import Layout, assert_accessible, shoot
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import agent_messages, dismiss_chips, open_app, prompt, user_messages
 
 
 def at_bottom(page: Page) -> bool:
@@ -47,7 +25,7 @@ def test_an_empty_session_welcomes_with_the_demo_tour_and_a_starter_fills_the_co
     sized_page: Page, server: LiveServer, layout: Layout
 ) -> None:
     page = sized_page
-    open_ready(page, server)
+    open_app(page, server)
     welcome = page.get_by_test_id("welcome")
     expect(welcome).to_be_visible()
     expect(welcome).to_contain_text("webclient demo agent")  # its name, from its initialize answer
@@ -89,7 +67,7 @@ def test_another_agent_is_welcomed_with_its_own_commands(
 ) -> None:
     page = sized_page
     with serve_in_thread(agent=scripted_agent("commands_agent"), cwd=e2e_workspace) as server:
-        open_ready(page, server)
+        open_app(page, server)
         welcome = page.get_by_test_id("welcome")
         expect(welcome).to_contain_text("scripted 0")
         expect(welcome).to_contain_text("Available commands")
@@ -107,7 +85,7 @@ def test_the_conversation_follows_and_shows_latest_when_scrolled_up_and_opens_at
     sized_page: Page, server: LiveServer, layout: Layout
 ) -> None:
     page = sized_page
-    open_ready(page, server)
+    open_app(page, server)
     for text in ("help", "list files", "help"):
         prompt(page, text)
     conversation = page.get_by_test_id("conversation")
@@ -144,7 +122,7 @@ def test_a_turn_keeps_the_plan_in_view_the_permission_on_its_tool_call_and_each_
     sized_page: Page, server: LiveServer, layout: Layout
 ) -> None:
     page = sized_page
-    open_ready(page, server)
+    open_app(page, server)
     composer = page.get_by_test_id("composer")
     composer.fill("edit src/cart.py")
     composer.press("Enter")
@@ -175,7 +153,7 @@ def test_notices_speak_plainly_collapse_repeats_and_keep_the_detail_one_click_aw
     sized_page: Page, server: LiveServer, layout: Layout
 ) -> None:
     page = sized_page
-    open_ready(page, server)
+    open_app(page, server)
     prompt(page, "/suggest-demo invalid")
     notice = page.get_by_test_id("notice")
     expect(notice).to_have_count(1)
@@ -198,7 +176,7 @@ def test_the_inspector_opens_beside_the_conversation_and_leaves_the_composer_usa
     # A server of its own: on the shared one, the connection-wide messages of every earlier test (a
     # `session/list` after each turn) fill the panel to its 500 entries, which costs seconds to scan.
     page = sized_page
-    open_ready(page, fresh_server)
+    open_app(page, fresh_server)
     prompt(page, "help")
     dismiss_chips(page)
     if layout.phone:
@@ -226,7 +204,7 @@ def test_the_inspector_opens_beside_the_conversation_and_leaves_the_composer_usa
 
 def test_the_draft_survives_a_reload_and_goes_once_sent(sized_page: Page, server: LiveServer) -> None:
     page = sized_page
-    open_ready(page, server)
+    open_app(page, server)
     composer = page.get_by_test_id("composer")
     composer.fill("a thought I do not want to lose")
     page.reload()

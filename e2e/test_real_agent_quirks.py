@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
 
-from e2e.conftest import sign_in
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from tests.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.browser import sign_in
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import open_app
+from tests.support.screenshots import screenshot
 
 VIEWS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
@@ -23,7 +23,7 @@ def quirks_server(e2e_workspace: Path) -> Iterator[LiveServer]:
         yield live
 
 
-def pending(page: Page):
+def pending(page: Page) -> Locator:
     return page.locator('[data-testid="permission"][data-state="pending"]')
 
 

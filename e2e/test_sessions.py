@@ -8,11 +8,11 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import fill_workspace, new_test_session
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from e2e.test_suggestions import chips, prompt, user_messages
-from tests.live import LiveServer
+from tests.support.browser import new_test_session
+from tests.support.live import LiveServer
+from tests.support.pages import chips, open_app, prompt, user_messages
+from tests.support.screenshots import screenshot
+from tests.support.workspace import fill_workspace
 
 
 def session_page(page: Page) -> str:

@@ -7,11 +7,10 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import sign_in
-from e2e.layouts import PHONE, Layout, assert_accessible, shoot
-from e2e.test_page import dismiss_chips, open_ready
-from e2e.test_suggestions import prompt, user_messages
-from tests.live import LiveServer
+from tests.support.browser import sign_in
+from tests.support.layouts import PHONE, Layout, assert_accessible, shoot
+from tests.support.live import LiveServer
+from tests.support.pages import dismiss_chips, open_app, prompt, user_messages
 
 
 def open_sessions(page: Page, layout: Layout) -> None:
@@ -29,7 +28,7 @@ def test_the_sidebar_shows_each_sessions_state_and_title_and_lists_each_session_
     sized_page: Page, server: LiveServer, layout: Layout
 ) -> None:
     page = sized_page
-    open_ready(page, server)
+    open_app(page, server)
     composer = page.get_by_test_id("composer")
     composer.fill("edit src/cart.py")
     composer.press("Enter")
@@ -90,7 +89,7 @@ def test_on_a_phone_the_header_is_one_line_targets_are_finger_sized_and_hints_fi
     sign_in(context, server)
     page = context.new_page()
     page.set_default_timeout(20_000)
-    open_ready(page, server)
+    open_app(page, server)
     topbar = page.locator(".topbar")
     box = topbar.bounding_box()
     assert box is not None and box["height"] <= 64, box  # one line

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AGENT_STARTUP_TIMEOUT, sign_in
-from e2e.screenshots import screenshot
-from e2e.session_setup import fresh_session
-from tests.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.browser import AGENT_STARTUP_TIMEOUT, sign_in
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.screenshots import screenshot
+from tests.support.sessions import fresh_session
 
 END = "\u2016"  # the scripted agent's end marker
 

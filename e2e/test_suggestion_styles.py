@@ -12,20 +12,20 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.accessibility import describe, violations
-from e2e.screenshots import screenshot
-from e2e.test_attachments import tiny_png
-from e2e.test_conversation import open_app
-from e2e.test_suggestions import (
+from tests.support.accessibility import describe, violations
+from tests.support.live import LiveServer, serve_in_thread
+from tests.support.pages import (
     agent_messages,
     chips,
+    open_app,
     prompt,
     prompts_received,
     suggest,
     text,
     user_messages,
 )
-from tests.live import LiveServer, serve_in_thread
+from tests.support.screenshots import screenshot
+from tests.support.workspace import tiny_png
 
 STYLES = ("chips", "list", "ghost")
 SELECTABLE = ("chips", "list")  # the styles that show every suggestion as something to select

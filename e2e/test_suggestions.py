@@ -6,62 +6,16 @@ lists (presets such as `files`, `image`, `hostile`, `withdraw`, or any JSON list
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Dialog, Page, expect
 
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from tests.live import LiveServer
+from tests.support.live import LiveServer
+from tests.support.pages import agent_messages, chips, open_app, prompt, suggest, text, user_messages
+from tests.support.screenshots import screenshot
 
 AUTO_SEND_WAIT = 20_000  # ms: a 3 s countdown plus a demo turn, with room for a slow machine
-
-
-def user_messages(page: Page) -> Locator:
-    return page.locator('[data-testid="message"][data-role="user"]')
-
-
-def agent_messages(page: Page) -> Locator:
-    return page.locator('[data-testid="message"][data-role="agent"]')
-
-
-def chips(page: Page) -> Locator:
-    return page.get_by_test_id("suggestion")
-
-
-def prompt(page: Page, text: str) -> None:
-    """Send `text` from the composer and wait until the turn is over."""
-    before = user_messages(page).count()
-    composer = page.get_by_test_id("composer")
-    composer.fill(text)
-    composer.press("Enter")
-    expect(user_messages(page)).to_have_count(before + 1)
-    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
-
-
-def suggest(page: Page, *prompts: list[dict[str, Any]]) -> None:
-    """Have the demo agent offer exactly these prompts (each a list of content blocks), and wait until the
-    page has them: they come a moment after the turn ends, often in a frame of their own."""
-    prompt(page, "/suggest " + json.dumps([{"prompt": blocks} for blocks in prompts]))
-    expect(page.locator('#suggestions [data-testid="suggestion"]')).to_have_count(len(prompts))
-
-
-def text(value: str) -> dict[str, Any]:
-    return {"type": "text", "text": value}
-
-
-def prompts_received(page: Page, server: LiveServer) -> list[list[dict[str, Any]]]:
-    """The `prompt` of every `session/prompt` the agent received, from the protocol log (JSONL)."""
-    href = page.get_by_test_id("inspector-download").get_attribute("href") or ""
-    body = page.request.get(server.base + href + "?method=session/prompt").text()
-    entries = [json.loads(line) for line in body.splitlines() if line.strip()]
-    return [
-        e["message"]["params"]["prompt"]
-        for e in entries
-        if e["message"].get("method") == "session/prompt" and "params" in e["message"]
-    ]
 
 
 def test_chips_show_the_agents_list_in_order_with_full_text(page: Page, server: LiveServer) -> None:
@@ -294,7 +248,12 @@ def test_hostile_suggestions_render_inert_with_hidden_characters_marked(
     page: Page, server: LiveServer
 ) -> None:
     dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    def dismiss(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.set_viewport_size({"width": 1100, "height": 1500})

@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
 
-from e2e.accessibility import AXE, BLOCKING, describe
-from e2e.conftest import sign_in
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from tests.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.accessibility import AXE, BLOCKING, describe
+from tests.support.browser import sign_in
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import open_app
+from tests.support.screenshots import screenshot
 
 VIEWS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
@@ -46,7 +46,7 @@ def run_steps(page: Page, command: str) -> None:
     composer.press("Enter")
 
 
-def terminal(page: Page):
+def terminal(page: Page) -> Locator:
     return page.locator('[data-testid="tool-call"] [data-testid="terminal"]')
 
 

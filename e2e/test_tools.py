@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import open_signed_in, signed_in_page
-from e2e.screenshots import screenshot
-from e2e.test_conversation import open_app
-from tests.live import LiveServer
+from tests.support.browser import open_signed_in, signed_in_page
+from tests.support.live import LiveServer
+from tests.support.pages import open_app
+from tests.support.screenshots import screenshot
 
 MARK = "# reviewed by the demo agent"
 
@@ -20,7 +20,7 @@ def send(page: Page, text: str) -> None:
     composer.press("Enter")
 
 
-def pending(page: Page):
+def pending(page: Page) -> Locator:
     return page.locator('[data-testid="permission"][data-state="pending"]')
 
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e import screenshots
-from e2e.accessibility import describe, violations
-from e2e.conftest import open_signed_in
-from e2e.screenshots import screenshot
-from tests.live import LiveServer, http_get, scripted_agent, serve_in_thread
+from tests.support import screenshots
+from tests.support.accessibility import describe, violations
+from tests.support.browser import open_signed_in
+from tests.support.live import LiveServer, http_get, scripted_agent, serve_in_thread
+from tests.support.screenshots import screenshot
 
 VARIANTS = [
     ("desktop", {"width": 1280, "height": 800}, "light"),

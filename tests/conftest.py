@@ -9,31 +9,21 @@ import os
 # through the negotiation too.
 os.environ.setdefault("WEBCLIENT_PROTOCOL", "1")
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from tests.inprocess import InProcessApp, run_app
-from tests.live import scripted_agent
-
-StartApp = Callable[..., InProcessApp]
+from tests.support.inprocess import InProcessApp, StartApp, run_app
+from tests.support.live import scripted_agent
+from tests.support.workspace import make_workspace
 
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """A small project for the agent to look at."""
     return make_workspace(tmp_path / "workspace")
-
-
-def make_workspace(root: Path) -> Path:
-    """Write the small sample project into `root` (created); returns `root`."""
-    (root / "src").mkdir(parents=True)
-    (root / "README.md").write_text("# Sample project\n\nA workspace for tests.\n")
-    (root / "src" / "app.py").write_text('"""App."""\n\n\ndef main() -> int:\n    return 0\n')
-    (root / "notes.txt").write_text("remember the milk\n")
-    return root
 
 
 @pytest.fixture

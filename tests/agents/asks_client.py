@@ -8,6 +8,7 @@ Every answer (result or error) comes back as an agent message, so a test sees wh
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import wire
 
@@ -18,7 +19,7 @@ OPTIONS = [
 ]
 
 
-def ask(request_id: str, method: str, params: dict) -> dict:
+def ask(request_id: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
     wire.request(request_id, method, {"sessionId": SESSION, **params})
     while (msg := wire.read()) is not None:
         if msg.get("id") == request_id and "method" not in msg:
@@ -28,7 +29,7 @@ def ask(request_id: str, method: str, params: dict) -> dict:
     raise SystemExit(0)
 
 
-def answer(request_id: str, text: str) -> dict:
+def answer(request_id: str, text: str) -> dict[str, Any]:
     words = text.split(" ", 2)
     if words[0] == "permission":
         tool = {"toolCallId": "t1", "title": "rm -rf build/", "kind": "execute", "rawInput": {"cmd": "rm"}}

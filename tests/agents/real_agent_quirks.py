@@ -9,6 +9,8 @@ location without a line, for a tool call never sent before (qwen-code, opencode)
 
 from __future__ import annotations
 
+from typing import Any
+
 import wire
 
 SESSION = "quirks-1"
@@ -30,11 +32,11 @@ OPTIONS = [
 ]
 
 
-def tool_update(body: dict) -> None:
+def tool_update(body: dict[str, Any]) -> None:
     wire.update(SESSION, {"sessionUpdate": "tool_call_update", "toolCallId": "exec-1", **body})
 
 
-def turn(request: dict) -> None:
+def turn(request: dict[str, Any]) -> None:
     wire.update(SESSION, {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": ""}})
     wire.update(SESSION, {"sessionUpdate": "tool_call", "toolCallId": "exec-1", "title": "ls -a",
                           "kind": "execute", "status": "in_progress",

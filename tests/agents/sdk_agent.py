@@ -22,6 +22,7 @@ from acp import (
 )
 from acp.helpers import update_agent_message
 from acp.interfaces import Agent, Client
+from acp.schema import ClientCapabilities, Implementation
 
 
 class EchoAgent(Agent):
@@ -31,10 +32,22 @@ class EchoAgent(Agent):
     def on_connect(self, conn: Client) -> None:
         self._client = conn
 
-    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: ClientCapabilities | None = None,
+        client_info: Implementation | None = None,
+        **kwargs: Any,
+    ) -> InitializeResponse:
         return InitializeResponse(protocol_version=PROTOCOL_VERSION)
 
-    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+    async def new_session(
+        self,
+        cwd: str,
+        additional_directories: list[str] | None = None,
+        mcp_servers: list[Any] | None = None,
+        **kwargs: Any,
+    ) -> NewSessionResponse:
         return NewSessionResponse(session_id="sdk-1")
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
@@ -63,7 +76,8 @@ class Recording:
 async def main() -> None:
     record = os.environ.get("WIRE_RECORD")
     if not record:
-        await run_agent(EchoAgent())
+        # The SDK's Agent protocol lists every method as required; the connection answers those missing.
+        await run_agent(EchoAgent())  # type: ignore[abstract]
         return
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -80,7 +94,7 @@ async def main() -> None:
     task = asyncio.create_task(pump())
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, sys.stdout)
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
-    await run_agent(EchoAgent(), writer, piped)
+    await run_agent(EchoAgent(), writer, piped)  # type: ignore[abstract]  # as above
     task.cancel()
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import wire
 
 SESSION = "term-1"
 
 
-def ask(request_id: str, method: str, params: dict) -> dict:
+def ask(request_id: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
     wire.request(request_id, method, {"sessionId": SESSION, **params})
     while (msg := wire.read()) is not None:
         if msg.get("id") == request_id and "method" not in msg:
@@ -24,12 +25,12 @@ def ask(request_id: str, method: str, params: dict) -> dict:
     raise SystemExit(0)
 
 
-def with_terminal(params: dict, terminal_id: str | None) -> dict:
+def with_terminal(params: dict[str, Any], terminal_id: str | None) -> dict[str, Any]:
     return {k: (terminal_id if v == "$tid" else v) for k, v in params.items()}
 
 
-def run(steps: list[dict], turn: int) -> list[dict]:
-    replies: list[dict] = []
+def run(steps: list[dict[str, Any]], turn: int) -> list[dict[str, Any]]:
+    replies: list[dict[str, Any]] = []
     terminal_id = None
     for n, step in enumerate(steps):
         if "exit" in step:

@@ -309,7 +309,7 @@ def prompt(request: dict[str, Any]) -> None:
         permission(request, {"type": "command", "command": "rm -rf build", "cwd": "/w"})
     elif said == "cancel":
         begin(request)
-        state["cancel"] = next_id("a")
+        state["cancel"] = message_id = next_id("a")
         up(
             {
                 "sessionUpdate": "tool_call_update",
@@ -318,7 +318,7 @@ def prompt(request: dict[str, Any]) -> None:
                 "status": "in_progress",
             }
         )
-        chunk(state["cancel"], "running until cancelled")
+        chunk(message_id, "running until cancelled")
     elif said == "quiet":  # leaves the earlier list standing: breaks the RFD's replace-or-withdraw rule
         begin(request)
         chunk(next_id("a"), "no new list")

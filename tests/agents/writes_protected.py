@@ -9,20 +9,21 @@ Every answer comes back as an agent message `ANSWER {...}`, so a test sees what 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import wire
 
 SESSION = "writer-1"
 
 
-def wait_answer(request_id: str) -> dict:
+def wait_answer(request_id: str) -> dict[str, Any]:
     while (msg := wire.read()) is not None:
         if msg.get("id") == request_id and "method" not in msg:
             return msg
     raise SystemExit(0)
 
 
-def report(reply: dict) -> None:
+def report(reply: dict[str, Any]) -> None:
     wire.say(SESSION, "ANSWER " + json.dumps({k: reply[k] for k in ("result", "error") if k in reply}))
 
 

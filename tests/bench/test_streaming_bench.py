@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chromium import chromium_path
+from tests.support.chromium import chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SHARES_AGENTS, SUGGESTIONS, AgentHarness, running_agent
+from tests.support.demo_agent import SHARES_AGENTS, SUGGESTIONS, AgentHarness, running_agent
 
 pytestmark = SHARES_AGENTS
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from acp.exceptions import RequestError
 
-from .conftest import FULL_CLIENT, SHARES_AGENTS, SUGGESTIONS, AgentHarness
+from tests.support.demo_agent import FULL_CLIENT, SHARES_AGENTS, SUGGESTIONS, AgentHarness
 
 pytestmark = SHARES_AGENTS
 

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from .conftest import SHARES_AGENTS, SUGGESTIONS, SUGGESTIONS_WITH_IMAGES, AgentHarness
+from tests.support.demo_agent import SHARES_AGENTS, SUGGESTIONS, SUGGESTIONS_WITH_IMAGES, AgentHarness
 
 pytestmark = SHARES_AGENTS
 

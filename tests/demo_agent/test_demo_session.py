@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from acp.exceptions import RequestError
 
-from .conftest import SHARES_AGENTS, SUGGESTIONS, AgentHarness, running_agent
+from tests.support.demo_agent import SHARES_AGENTS, SUGGESTIONS, AgentHarness, running_agent
 
 pytestmark = SHARES_AGENTS
 

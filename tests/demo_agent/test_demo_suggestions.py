@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from .conftest import NO_SUGGESTIONS, SHARES_AGENTS, SUGGESTIONS, SUGGESTIONS_WITH_IMAGES, AgentHarness
+from tests.support.demo_agent import (
+    NO_SUGGESTIONS,
+    SHARES_AGENTS,
+    SUGGESTIONS,
+    SUGGESTIONS_WITH_IMAGES,
+    AgentHarness,
+)
 
 pytestmark = SHARES_AGENTS
 

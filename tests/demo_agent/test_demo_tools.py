@@ -6,15 +6,16 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from .conftest import FULL_CLIENT, SHARES_AGENTS, SUGGESTIONS, AgentHarness
+from tests.support.demo_agent import (
+    FULL_CLIENT,
+    ORIGINAL_APP,
+    REVIEW_LINE,
+    SHARES_AGENTS,
+    SUGGESTIONS,
+    AgentHarness,
+)
 
 pytestmark = SHARES_AGENTS
-
-REVIEW_LINE = "# reviewed by the demo agent"
-ORIGINAL_APP = (
-    '"""The app."""\n\n\nclass Greeter:\n    """Says hello."""\n\n\n'
-    "def main(argv, *, loud=False):\n    return 0\n"
-)
 
 
 async def start(agent: AgentHarness, capabilities: Any = FULL_CLIENT) -> str:

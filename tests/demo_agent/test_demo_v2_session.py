@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import SHARES_AGENTS, running_agent
-from .v2_client import V2_NO_SUGGESTIONS, RpcFailure, V2Harness, running_v2_agent
+from tests.support.demo_agent import SHARES_AGENTS, running_agent
+from tests.support.demo_agent_v2 import V2_NO_SUGGESTIONS, RpcFailure, V2Harness, running_v2_agent
 
 pytestmark = SHARES_AGENTS
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from .conftest import SHARES_AGENTS
-from .v2_client import V2Harness
+from typing import Any
+
+from tests.support.demo_agent import SHARES_AGENTS
+from tests.support.demo_agent_v2 import V2Harness
 
 pytestmark = SHARES_AGENTS
 
-IMAGES = {"session": {"promptSuggestions": {"image": {}}}}
+IMAGES: dict[str, Any] = {"session": {"promptSuggestions": {"image": {}}}}
 
 
 async def test_an_image_suggestion_needs_both_sides_to_allow_images(agent_v2: V2Harness) -> None:

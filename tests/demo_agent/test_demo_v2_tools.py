@@ -6,9 +6,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from .conftest import SHARES_AGENTS
-from .test_demo_tools import ORIGINAL_APP, REVIEW_LINE
-from .v2_client import V2Harness
+from tests.support.demo_agent import ORIGINAL_APP, REVIEW_LINE, SHARES_AGENTS
+from tests.support.demo_agent_v2 import V2Harness
 
 pytestmark = SHARES_AGENTS
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import SHARES_AGENTS, SUGGESTIONS, AgentHarness
+from tests.support.demo_agent import SHARES_AGENTS, SUGGESTIONS, AgentHarness
 
 pytestmark = SHARES_AGENTS
 

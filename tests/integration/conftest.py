@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from tests.live import LiveServer, run_server, scripted_agent
-
-Serve = Callable[..., LiveServer]
+from tests.support.live import LiveServer, Serve, run_server, scripted_agent
 
 
 @pytest.fixture

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import Harness, eventually, started
-from tests.live import scripted_agent
+from tests.support.driver import SessionDriver, started
+from tests.support.live import scripted_agent
+from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.acp.v2.connection import V2Connection
 from webclient.domain.items import MessageItem, NoticeItem, PermissionItem
@@ -33,40 +34,40 @@ def settings_for(workspace: Path, agent: str = V2_AGENT, **overrides: Any) -> Se
 
 
 @pytest.fixture
-async def v2(workspace: Path) -> AsyncIterator[Harness]:
-    async with started(settings_for(workspace)) as harness:
-        await session_open(harness)
-        yield harness
+async def v2(workspace: Path) -> AsyncIterator[SessionDriver]:
+    async with started(settings_for(workspace)) as driver:
+        await session_open(driver)
+        yield driver
 
 
-async def session_open(harness: Harness) -> None:
-    await eventually(lambda: harness.state.session_id is not None, TURN_SECONDS, "the session to open")
+async def session_open(driver: SessionDriver) -> None:
+    await eventually(lambda: driver.state.session_id is not None, TURN_SECONDS, "the session to open")
 
 
-async def run(harness: Harness, text: str) -> None:
+async def run(driver: SessionDriver, text: str) -> None:
     """Send a prompt and wait until the agent's `idle` ended its turn."""
-    assert harness.submit_prompt([TextPart(text=text)]) is None
-    await eventually(lambda: harness.state.turn is TurnState.IDLE, TURN_SECONDS, f"the turn {text!r} to end")
+    driver.submit_prompt([TextPart(text=text)])
+    await eventually(lambda: driver.state.turn is TurnState.IDLE, TURN_SECONDS, f"the turn {text!r} to end")
 
 
-def messages(harness: Harness, role: str | None = None) -> list[MessageItem]:
-    return [i for i in harness.state.items if isinstance(i, MessageItem) and role in (None, i.role)]
+def messages(driver: SessionDriver, role: str | None = None) -> list[MessageItem]:
+    return [i for i in driver.state.items if isinstance(i, MessageItem) and role in (None, i.role)]
 
 
-def notices(harness: Harness) -> list[str]:
-    return [n.text for i in harness.state.items if isinstance(i, NoticeItem) for n in i.all]
+def notices(driver: SessionDriver) -> list[str]:
+    return [n.text for i in driver.state.items if isinstance(i, NoticeItem) for n in i.all]
 
 
-def sent(harness: Harness, method: str) -> list[dict[str, Any]]:
+def sent(driver: SessionDriver, method: str) -> list[dict[str, Any]]:
     """The params of every message of this method we sent."""
-    return [m["params"] for d, m in harness.wire_log if d == "out" and m.get("method") == method]
+    return [m["params"] for d, m in driver.wire_log if d == "out" and m.get("method") == method]
 
 
 # --- a turn -------------------------------------------------------------------------------------------
 
 
 async def test_a_v2_turn_ends_on_idle_and_the_agents_user_message_replaces_the_local_prompt(
-    v2: Harness,
+    v2: SessionDriver,
 ) -> None:
     assert v2.state.protocol_version == 2
     await run(v2, "hello")
@@ -85,8 +86,8 @@ async def test_v2_initialize_offers_v2_params_without_fs_or_terminals(
 ) -> None:
     record = tmp_path / "initialize.jsonl"
     env = (f"V2_RECORD={record}",)
-    async with started(settings_for(workspace, agent_env=env)) as harness:
-        assert harness.state.agent_status is AgentStatus.READY
+    async with started(settings_for(workspace, agent_env=env)) as driver:
+        assert driver.state.agent_status is AgentStatus.READY
     params = [json.loads(line) for line in record.read_text().splitlines()]
     assert len(params) == 1  # one process, one initialize: no fallback
     offered = params[0]
@@ -98,7 +99,7 @@ async def test_v2_initialize_offers_v2_params_without_fs_or_terminals(
     assert "fs" not in caps and "terminal" not in caps
 
 
-async def test_upserts_replace_append_clear_and_patch_by_id(v2: Harness) -> None:
+async def test_upserts_replace_append_clear_and_patch_by_id(v2: SessionDriver) -> None:
     await run(v2, "upserts")
     by_id = {m.message_id: m for m in messages(v2, "agent")}
     assert by_id["m1"].text == "AB+"  # whole message, then a chunk, then a chunk after another message
@@ -117,7 +118,7 @@ async def test_upserts_replace_append_clear_and_patch_by_id(v2: Harness) -> None
 
 
 async def test_display_terminal_decodes_chunks_that_split_a_character_and_a_v2_diff_keeps_its_patch(
-    v2: Harness,
+    v2: SessionDriver,
 ) -> None:
     await run(v2, "terminal")
     terminal = v2.state.terminals["term-1"]
@@ -131,7 +132,7 @@ async def test_display_terminal_decodes_chunks_that_split_a_character_and_a_v2_d
     assert diff.kind == "diff" and diff.path == "/w/app.py" and "+new" in (diff.patch or "")
 
 
-async def test_unknown_kinds_states_and_stop_reasons_are_tolerated_and_said(v2: Harness) -> None:
+async def test_unknown_kinds_states_and_stop_reasons_are_tolerated_and_said(v2: SessionDriver) -> None:
     await run(v2, "unknown")
     assert any("unknown type 'future_thing'" in text for text in notices(v2))
     assert [m.text for m in messages(v2, "agent")] == ["still here"]
@@ -141,8 +142,10 @@ async def test_unknown_kinds_states_and_stop_reasons_are_tolerated_and_said(v2: 
     assert v2.state.agent_status is AgentStatus.READY
 
 
-async def test_a_batch_array_is_applied_in_order_and_its_request_answered_as_an_array(v2: Harness) -> None:
-    assert v2.submit_prompt([TextPart(text="batch")]) is None
+async def test_a_batch_array_is_applied_in_order_and_its_request_answered_as_an_array(
+    v2: SessionDriver,
+) -> None:
+    v2.submit_prompt([TextPart(text="batch")])
     await eventually(lambda: pending_permission(v2) is not None, TURN_SECONDS, "the batch's permission")
     item = pending_permission(v2)
     assert item is not None and item.title == "Allow the batch?"
@@ -151,20 +154,20 @@ async def test_a_batch_array_is_applied_in_order_and_its_request_answered_as_an_
     assert [m.text for m in messages(v2, "agent")] == ["in a batch (answered as an array ['batch-perm'])"]
 
 
-def pending_permission(harness: Harness) -> PermissionItem | None:
+def pending_permission(driver: SessionDriver) -> PermissionItem | None:
     return next(
-        (i for i in harness.state.items if isinstance(i, PermissionItem) and i.state.value == "pending"), None
+        (i for i in driver.state.items if isinstance(i, PermissionItem) and i.state.value == "pending"), None
     )
 
 
 # --- prompts in any state, permissions, cancel --------------------------------------------------------
 
 
-async def test_a_prompt_sent_while_running_is_queued_by_the_agent_and_both_end(v2: Harness) -> None:
-    assert v2.submit_prompt([TextPart(text="slow")]) is None
+async def test_a_prompt_sent_while_running_is_queued_by_the_agent_and_both_end(v2: SessionDriver) -> None:
+    v2.submit_prompt([TextPart(text="slow")])
     await eventually(lambda: v2.state.agent_state == "running", TURN_SECONDS, "the slow turn to run")
     assert v2.state.can_prompt  # v2: a prompt may go out while the agent works
-    assert v2.submit_prompt([TextPart(text="and then this")]) is None
+    v2.submit_prompt([TextPart(text="and then this")])
     await eventually(lambda: v2.state.turn is TurnState.IDLE, TURN_SECONDS, "both prompts to end")
     users = messages(v2, "user")
     assert [u.text for u in users] == ["slow", "and then this"] and not any(u.pending for u in users)
@@ -172,9 +175,9 @@ async def test_a_prompt_sent_while_running_is_queued_by_the_agent_and_both_end(v
 
 
 async def test_permission_in_v2_shape_shows_its_title_and_description_and_the_state_it_blocks(
-    v2: Harness,
+    v2: SessionDriver,
 ) -> None:
-    assert v2.submit_prompt([TextPart(text="permission")]) is None
+    v2.submit_prompt([TextPart(text="permission")])
     await eventually(lambda: pending_permission(v2) is not None, TURN_SECONDS, "the permission request")
     item = pending_permission(v2)
     assert item is not None
@@ -187,8 +190,8 @@ async def test_permission_in_v2_shape_shows_its_title_and_description_and_the_st
     assert messages(v2, "agent")[-1].text == "permission: ok"
 
 
-async def test_a_command_permission_describes_the_command_without_opening_a_card(v2: Harness) -> None:
-    assert v2.submit_prompt([TextPart(text="command-permission")]) is None
+async def test_a_command_permission_describes_the_command_without_opening_a_card(v2: SessionDriver) -> None:
+    v2.submit_prompt([TextPart(text="command-permission")])
     await eventually(lambda: pending_permission(v2) is not None, TURN_SECONDS, "the permission request")
     item = pending_permission(v2)
     assert item is not None and item.tool_call.raw_input == {"command": "rm -rf build", "cwd": "/w"}
@@ -198,16 +201,16 @@ async def test_a_command_permission_describes_the_command_without_opening_a_card
     assert messages(v2, "agent")[-1].text == "permission: no"
 
 
-async def test_a_request_the_agent_withdraws_is_answered_request_cancelled(v2: Harness) -> None:
+async def test_a_request_the_agent_withdraws_is_answered_request_cancelled(v2: SessionDriver) -> None:
     await run(v2, "cancel-request")
     assert messages(v2, "agent")[-1].text == "withdrawn request answered with code -32800"
     assert pending_permission(v2) is None  # withdrawn: nothing is left for the user to answer
 
 
-async def test_cancel_waits_for_idle_cancelled(v2: Harness) -> None:
-    assert v2.submit_prompt([TextPart(text="cancel")]) is None
+async def test_cancel_waits_for_idle_cancelled(v2: SessionDriver) -> None:
+    v2.submit_prompt([TextPart(text="cancel")])
     await eventually(lambda: v2.state.agent_state == "running", TURN_SECONDS, "the turn to run")
-    assert await v2.cancel() is None
+    await v2.cancel()
     await eventually(lambda: v2.state.turn is TurnState.IDLE, TURN_SECONDS, "the cancelled turn to end")
     assert messages(v2, "agent")[-1].text == "running until cancelled, stopped"
     assert "the turn was cancelled" in notices(v2)
@@ -215,7 +218,7 @@ async def test_cancel_waits_for_idle_cancelled(v2: Harness) -> None:
     assert long is not None and long.status == "cancelled"  # marked by the client at Cancel
 
 
-async def test_a_refused_prompt_says_why_and_the_session_goes_on(v2: Harness) -> None:
+async def test_a_refused_prompt_says_why_and_the_session_goes_on(v2: SessionDriver) -> None:
     await run(v2, "refuse")
     assert any("this prompt is refused" in text for text in notices(v2))
     assert not messages(v2, "user")[0].pending  # it no longer says it waits for the agent
@@ -227,25 +230,25 @@ async def test_a_refused_prompt_says_why_and_the_session_goes_on(v2: Harness) ->
 
 
 async def test_resume_with_replay_shows_history_and_offers_no_suggestion_from_before_its_answer(
-    v2: Harness,
+    v2: SessionDriver,
 ) -> None:
     await eventually(lambda: bool(v2.state.sidebar.stored), TURN_SECONDS, "the stored sessions")
     assert v2.state.sidebar.can_load and v2.state.sidebar.can_resume
-    assert await v2.load_session("v2-stored") is None
+    await v2.load_session("v2-stored")
     assert [m.text for m in messages(v2)] == ["an old question", "an old answer"]
     assert v2.state.suggestions == ()
     assert any("during its replay" in text for text in notices(v2))
     assert sent(v2, "session/resume")[-1]["replayFrom"] == {"type": "start"}
 
 
-async def test_resume_without_replay_reattaches_with_an_empty_list(v2: Harness) -> None:
+async def test_resume_without_replay_reattaches_with_an_empty_list(v2: SessionDriver) -> None:
     await eventually(lambda: bool(v2.state.sidebar.stored), TURN_SECONDS, "the stored sessions")
-    assert await v2.load_session("v2-stored", resume=True) is None
+    await v2.load_session("v2-stored", resume=True)
     assert messages(v2) == [] and v2.state.suggestions == ()
     assert "replayFrom" not in sent(v2, "session/resume")[-1]
 
 
-async def test_config_options_carry_their_type_and_an_unknown_type_is_hidden(v2: Harness) -> None:
+async def test_config_options_carry_their_type_and_an_unknown_type_is_hidden(v2: SessionDriver) -> None:
     assert [o.id for o in v2.state.config_options] == ["mode", "brave"]
     assert v2.state.available_modes == () and not v2.state.shows_mode_selector
     await v2.current.set_config_option("mode", "code")
@@ -258,7 +261,7 @@ async def test_config_options_carry_their_type_and_an_unknown_type_is_hidden(v2:
     assert next(o for o in v2.state.config_options if o.id == "mode").current == "code"
 
 
-async def test_closing_a_session_sends_session_close(v2: Harness) -> None:
+async def test_closing_a_session_sends_session_close(v2: SessionDriver) -> None:
     session_id = v2.state.session_id
     await v2.registry.close(v2.current.local_id)
     assert sent(v2, "session/close") == [{"sessionId": session_id}]
@@ -283,21 +286,21 @@ async def test_a_plain_visit_never_goes_to_a_session_being_closed(workspace: Pat
 
 
 async def test_auth_login_signs_in_before_the_session_opens(workspace: Path) -> None:
-    async with started(settings_for(workspace, agent_env=("V2_AUTH=1",))) as harness:
-        await session_open(harness)  # the lone `agent` method is tried without asking
-        assert sent(harness, "auth/login") == [{"methodId": "agent-login"}]
-        assert sent(harness, "authenticate") == []
+    async with started(settings_for(workspace, agent_env=("V2_AUTH=1",))) as driver:
+        await session_open(driver)  # the lone `agent` method is tried without asking
+        assert sent(driver, "auth/login") == [{"methodId": "agent-login"}]
+        assert sent(driver, "authenticate") == []
 
 
 # --- what the page says --------------------------------------------------------------------------------
 
 
-async def test_every_logged_message_carries_the_version_of_its_connection(v2: Harness) -> None:
+async def test_every_logged_message_carries_the_version_of_its_connection(v2: SessionDriver) -> None:
     entries = v2.registry.wire_log.view(v2.state.session_id)
     assert entries and {e.version for e in entries} == {2}
 
 
-async def test_a_stored_session_can_be_deleted_where_the_agent_says_so(v2: Harness) -> None:
+async def test_a_stored_session_can_be_deleted_where_the_agent_says_so(v2: SessionDriver) -> None:
     await eventually(lambda: bool(v2.state.sidebar.stored), TURN_SECONDS, "the stored sessions")
     assert v2.state.sidebar.can_delete
     await v2.registry.delete_stored("v2-stored", v2.current.agent_key)
@@ -306,22 +309,24 @@ async def test_a_stored_session_can_be_deleted_where_the_agent_says_so(v2: Harne
 
 
 async def test_a_v1_agent_offers_no_delete(workspace: Path) -> None:
-    async with started(settings_for(workspace, protocol="1")) as harness:
-        await session_open(harness)
-        assert not harness.state.sidebar.can_delete
+    async with started(settings_for(workspace, protocol="1")) as driver:
+        await session_open(driver)
+        assert not driver.state.sidebar.can_delete
         with pytest.raises(Refused, match="does not delete"):
-            await harness.registry.delete_stored("v2-stored", harness.current.agent_key)
-        assert sent(harness, "session/delete") == []
+            await driver.registry.delete_stored("v2-stored", driver.current.agent_key)
+        assert sent(driver, "session/delete") == []
 
 
-async def test_logout_is_auth_logout(v2: Harness) -> None:
+async def test_logout_is_auth_logout(v2: SessionDriver) -> None:
     agent = v2.supervisor.agent
     assert isinstance(agent, V2Connection)
     await agent.logout()
     assert sent(v2, "auth/logout") == [{}]
 
 
-async def test_a_list_left_standing_after_the_agent_inserted_a_new_prompt_is_reported(v2: Harness) -> None:
+async def test_a_list_left_standing_after_the_agent_inserted_a_new_prompt_is_reported(
+    v2: SessionDriver,
+) -> None:
     await run(v2, "hello")
     await eventually(lambda: bool(v2.state.suggestions), TURN_SECONDS, "the first list")
     await run(v2, "quiet")
@@ -331,14 +336,16 @@ async def test_a_list_left_standing_after_the_agent_inserted_a_new_prompt_is_rep
     )
 
 
-async def test_cancel_also_ends_a_queued_prompt_the_agent_drops_without_inserting_it(v2: Harness) -> None:
-    assert v2.submit_prompt([TextPart(text="cancel")]) is None
+async def test_cancel_also_ends_a_queued_prompt_the_agent_drops_without_inserting_it(
+    v2: SessionDriver,
+) -> None:
+    v2.submit_prompt([TextPart(text="cancel")])
     await eventually(lambda: v2.state.agent_state == "running", TURN_SECONDS, "the turn to run")
-    assert v2.submit_prompt([TextPart(text="queued behind it")]) is None
+    v2.submit_prompt([TextPart(text="queued behind it")])
     await eventually(
         lambda: len(sent(v2, "session/prompt")) == 2, TURN_SECONDS, "the second prompt to go out"
     )
-    assert await v2.cancel() is None
+    await v2.cancel()
     await eventually(lambda: v2.state.turn is TurnState.IDLE, TURN_SECONDS, "both prompts to end")
     users = messages(v2, "user")
     assert [u.text for u in users] == ["cancel", "queued behind it"] and not any(u.pending for u in users)

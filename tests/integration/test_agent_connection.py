@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import agent_argv, eventually, pid_alive, read_pids, reaped
+from tests.support.live import agent_argv
+from tests.support.polling import eventually
+from tests.support.processes import pid_alive, read_pids, reaped
 from webclient.acp.answers import AUTH_REQUIRED
 from webclient.acp.capabilities import initialize_params
 from webclient.acp.models import (
@@ -21,14 +23,27 @@ from webclient.acp.models import (
     PermissionRequest,
     PromptBlock,
     SessionInfoEvent,
+    TerminalExit,
+    TerminalOutput,
+    TerminalRequest,
     TextPart,
     Translation,
 )
 from webclient.acp.process import AgentProcess
 from webclient.acp.v1.connection import AgentConnection
-from webclient.errors import AgentExitedError, AgentRequestError, AgentStartError, AgentTimeoutError
+from webclient.errors import (
+    AgentExitedError,
+    AgentRequestError,
+    AgentStartError,
+    AgentTimeoutError,
+    RequestRefused,
+)
 
 PROMPT = [PromptBlock(part=TextPart(text="hello agent"))]
+
+
+def _nothing_here() -> RequestRefused:
+    return RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, "this client has no files or terminals")
 
 
 class Recorder:
@@ -59,6 +74,28 @@ class Recorder:
     async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
         self.permission_requests.append(request)
         return self.permission_outcome
+
+    # No file system and no terminals: the agents these tests run ask for neither.
+    async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
+        raise _nothing_here()
+
+    async def write_text_file(self, session_id: str, path: str, content: str) -> None:
+        raise _nothing_here()
+
+    async def create_terminal(self, request: TerminalRequest) -> str:
+        raise _nothing_here()
+
+    def terminal_output(self, session_id: str, terminal_id: str) -> TerminalOutput:
+        raise _nothing_here()
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> TerminalExit:
+        raise _nothing_here()
+
+    def kill_terminal(self, session_id: str, terminal_id: str) -> None:
+        raise _nothing_here()
+
+    def release_terminal(self, session_id: str, terminal_id: str) -> None:
+        raise _nothing_here()
 
     @property
     def events(self) -> list[Any]:

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import Page, eventually, has_notice, started, status_is, turn_finished
-from tests.live import (
+from tests.support.driver import started
+from tests.support.html import Page, has_notice, status_is, turn_finished
+from tests.support.live import (
     AGENTS,
     ROOT,
     LiveServer,
@@ -27,6 +28,7 @@ from tests.live import (
     scripted_agent,
     serve_in_thread,
 )
+from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.items import MessageItem
 from webclient.domain.state import SessionState, TurnState
@@ -332,11 +334,11 @@ async def test_closing_the_last_session_of_an_agent_that_exited_leaves_a_session
 ) -> None:
     empty = write_config(tmp_path / "settings.json", "{}")
     settings = Settings(agent=scripted_agent("exits_at_start"), cwd=workspace, config=empty, flush_interval=0)
-    async with started(settings) as harness:
-        assert harness.state.agent_status is AgentStatus.EXITED
-        await harness.registry.close(harness.current.local_id)
-        [left] = harness.registry.sessions.values()
-        assert left is not harness.current and left.state.agent_status is AgentStatus.EXITED
+    async with started(settings) as driver:
+        assert driver.state.agent_status is AgentStatus.EXITED
+        await driver.registry.close(driver.current.local_id)
+        [left] = driver.registry.sessions.values()
+        assert left is not driver.current and left.state.agent_status is AgentStatus.EXITED
 
 
 async def test_each_agent_starts_on_first_use_and_routes_to_its_own_sessions(
@@ -352,8 +354,8 @@ async def test_each_agent_starts_on_first_use_and_routes_to_its_own_sessions(
     }
     config.write_text(json.dumps({"agent_servers": entries}))
     settings = Settings(agent="Echo", cwd=workspace, config=config, flush_interval=0)
-    async with started(settings) as harness:
-        registry = harness.registry
+    async with started(settings) as driver:
+        registry = driver.registry
         assert list(registry.agents) == ["Echo", "Reporter", "demo"]
         assert not registry.agents["Reporter"].supervisor.started  # not used yet
         other = registry.new_session("Reporter")
@@ -362,12 +364,12 @@ async def test_each_agent_starts_on_first_use_and_routes_to_its_own_sessions(
             registry.agents["Reporter"].supervisor.started and not registry.agents["demo"].supervisor.started
         )
         other.submit_prompt([TextPart(text="hello")])
-        harness.current.submit_prompt([TextPart(text="hello")])
+        driver.current.submit_prompt([TextPart(text="hello")])
         await eventually(
-            lambda: other.state.turn is TurnState.IDLE and harness.state.turn is TurnState.IDLE, 20
+            lambda: other.state.turn is TurnState.IDLE and driver.state.turn is TurnState.IDLE, 20
         )
         assert other.state.agent_label == "Reporter" and "reported to r.json" in agent_text(other.state)
-        assert harness.state.agent_label == "Echo" and agent_text(harness.state) == "You said: hello"
+        assert driver.state.agent_label == "Echo" and agent_text(driver.state) == "You said: hello"
         with pytest.raises(Refused, match="no agent 'Nope'"):
             registry.new_session("Nope")
 

@@ -9,19 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import StartApp
-from tests.inprocess import InProcessApp, wait_until_ready
-from tests.integration.conftest import Serve
-from tests.integration.support import (
-    Page,
-    eventually,
-    has_notice,
-    pid_alive,
-    read_pids,
-    status_is,
-    turn_finished,
-)
-from tests.live import open_tab, scripted_agent, serve_in_thread
+from tests.support.html import Page, has_notice, status_is, turn_finished
+from tests.support.inprocess import InProcessApp, StartApp, wait_until_ready
+from tests.support.live import Serve, open_tab, scripted_agent, serve_in_thread
+from tests.support.polling import eventually
+from tests.support.processes import pid_alive, read_pids
 
 BAD_ACTIONS = {
     "not JSON": ("this is not json", "does not understand"),
@@ -100,9 +92,9 @@ async def test_stopping_the_server_kills_the_agent_and_its_children(
     assert pid_alive(agent_pid) and pid_alive(child_pid)
 
     for sig in signals:  # a second Ctrl+C makes uvicorn quit without waiting for the graceful shutdown
-        server.process.send_signal(sig)
+        server.popen.send_signal(sig)
     # uvicorn shuts down gracefully, then re-raises the signal it caught.
-    assert server.process.wait(timeout=15) in (0, 1, -sig, 128 + sig)
+    assert server.popen.wait(timeout=15) in (0, 1, -sig, 128 + sig)
 
     await eventually(lambda: not (pid_alive(agent_pid) or pid_alive(child_pid)), 5.0, "agent and child gone")
 

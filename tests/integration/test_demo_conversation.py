@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Literal
 
 import pytest
 import pytest_asyncio
 
-from tests.conftest import make_workspace
-from tests.integration.support import Harness, eventually, started
+from tests.support.driver import SessionDriver, started
+from tests.support.polling import eventually
+from tests.support.workspace import make_workspace
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.items import MessageItem, NoticeItem, PermissionItem, ToolCallItem
 from webclient.domain.state import TurnState
@@ -29,7 +31,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @asynccontextmanager
-async def demo_agent(root: Path, protocol: str) -> AsyncIterator[Harness]:
+async def demo_agent(root: Path, protocol: Literal["1", "2"]) -> AsyncIterator[SessionDriver]:
     """The demo agent in the sample project under `root`, speaking ACP `protocol`, ready."""
     with pytest.MonkeyPatch.context() as env:
         env.setenv("WEBCLIENT_DEMO_STATE_DIR", str(root / "demo-state"))
@@ -37,57 +39,57 @@ async def demo_agent(root: Path, protocol: str) -> AsyncIterator[Harness]:
         settings = Settings(
             agent="", cwd=make_workspace(root / "workspace"), flush_interval=0, protocol=protocol
         )
-        async with started(settings) as harness:
-            assert harness.state.agent_status is AgentStatus.READY
-            await eventually(lambda: harness.state.session_id is not None, TURN_SECONDS, "the session")
-            assert harness.state.protocol_version == int(protocol)
-            yield harness
+        async with started(settings) as driver:
+            assert driver.state.agent_status is AgentStatus.READY
+            await eventually(lambda: driver.state.session_id is not None, TURN_SECONDS, "the session")
+            assert driver.state.protocol_version == int(protocol)
+            yield driver
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module", params=["1", "2"], ids=["v1", "v2"])
 async def shared_demo(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[Harness]:
-    async with demo_agent(tmp_path_factory.mktemp(f"demo-v{request.param}"), request.param) as harness:
-        yield harness
+) -> AsyncIterator[SessionDriver]:
+    async with demo_agent(tmp_path_factory.mktemp(f"demo-v{request.param}"), request.param) as driver:
+        yield driver
 
 
 @pytest_asyncio.fixture(loop_scope="module")
-async def demo(shared_demo: Harness) -> AsyncIterator[Harness]:
+async def demo(shared_demo: SessionDriver) -> AsyncIterator[SessionDriver]:
     """A new session of the module's demo agent (one per protocol version), closed after the test."""
     view = await shared_demo.new_view(TURN_SECONDS)
     yield view
     await view.close()
 
 
-async def run(harness: Harness, text: str, *, allow: bool = True) -> None:
+async def run(driver: SessionDriver, text: str, *, allow: bool = True) -> None:
     """Send a prompt, answer any permission it asks (allow or deny), wait for the end of the turn."""
-    assert harness.submit_prompt([TextPart(text=text)]) is None
+    driver.submit_prompt([TextPart(text=text)])
 
     def settled() -> bool:
-        for item in harness.state.items:
+        for item in driver.state.items:
             if isinstance(item, PermissionItem) and item.state.value == "pending":
                 option = next(o for o in item.options if o.rejects != allow)
-                harness.current.answer_permission(item.id, option.id)
-        return harness.state.turn is TurnState.IDLE
+                driver.current.answer_permission(item.id, option.id)
+        return driver.state.turn is TurnState.IDLE
 
     await eventually(settled, TURN_SECONDS, f"the turn {text!r} to end")
 
 
-def agent_texts(harness: Harness) -> list[str]:
-    return [i.text for i in harness.state.items if isinstance(i, MessageItem) and i.role == "agent"]
+def agent_texts(driver: SessionDriver) -> list[str]:
+    return [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent"]
 
 
-def cards(harness: Harness) -> list[ToolCallItem]:
-    return [i for i in harness.state.items if isinstance(i, ToolCallItem)]
+def cards(driver: SessionDriver) -> list[ToolCallItem]:
+    return [i for i in driver.state.items if isinstance(i, ToolCallItem)]
 
 
-def notices(harness: Harness) -> list[str]:
-    return [n.text for i in harness.state.items if isinstance(i, NoticeItem) for n in i.all]
+def notices(driver: SessionDriver) -> list[str]:
+    return [n.text for i in driver.state.items if isinstance(i, NoticeItem) for n in i.all]
 
 
 async def test_a_turn_streams_the_answer_after_the_users_message_and_offers_suggestions(
-    demo: Harness,
+    demo: SessionDriver,
 ) -> None:
     await run(demo, "help")
     roles = [i.role for i in demo.state.items if isinstance(i, MessageItem)]
@@ -99,7 +101,7 @@ async def test_a_turn_streams_the_answer_after_the_users_message_and_offers_sugg
     assert notices(demo) == []
 
 
-async def test_an_allowed_edit_shows_its_card_diff_and_plan_and_changes_the_file(demo: Harness) -> None:
+async def test_an_allowed_edit_shows_its_card_diff_and_plan_and_changes_the_file(demo: SessionDriver) -> None:
     await run(demo, "edit README.md")
     edit = next(c for c in cards(demo) if c.kind == "edit")
     assert edit.status == "completed"
@@ -109,14 +111,16 @@ async def test_an_allowed_edit_shows_its_card_diff_and_plan_and_changes_the_file
     assert "reviewed by the demo agent" in (demo.workspace / "README.md").read_text()
 
 
-async def test_a_denied_edit_changes_nothing(demo: Harness) -> None:
+async def test_a_denied_edit_changes_nothing(demo: SessionDriver) -> None:
     before = (demo.workspace / "README.md").read_text()
     await run(demo, "edit README.md", allow=False)
     assert (demo.workspace / "README.md").read_text() == before
     assert next(c for c in cards(demo) if c.kind == "edit").status == "failed"
 
 
-async def test_a_command_runs_only_after_approval_and_its_output_shows_in_its_card(demo: Harness) -> None:
+async def test_a_command_runs_only_after_approval_and_its_output_shows_in_its_card(
+    demo: SessionDriver,
+) -> None:
     await run(demo, "run echo hello-from-the-shell")
     card = next(c for c in cards(demo) if c.terminal_ids)
     (terminal_id,) = card.terminal_ids
@@ -125,10 +129,10 @@ async def test_a_command_runs_only_after_approval_and_its_output_shows_in_its_ca
     assert terminal.exit is not None and terminal.exit.exit_code == 0
 
 
-async def test_cancel_ends_a_long_turn_as_cancelled(demo: Harness) -> None:
-    assert demo.submit_prompt([TextPart(text="slow 200")]) is None
+async def test_cancel_ends_a_long_turn_as_cancelled(demo: SessionDriver) -> None:
+    demo.submit_prompt([TextPart(text="slow 200")])
     await eventually(lambda: bool(agent_texts(demo)), TURN_SECONDS, "the slow count to begin")
-    assert await demo.cancel() is None
+    await demo.cancel()
     await eventually(lambda: demo.state.turn is TurnState.IDLE, TURN_SECONDS, "the cancelled turn to end")
     assert "the turn was cancelled" in notices(demo)
     await run(demo, "help")  # and the session goes on
@@ -136,13 +140,13 @@ async def test_cancel_ends_a_long_turn_as_cancelled(demo: Harness) -> None:
 
 
 @pytest.mark.parametrize("protocol", ["1", "2"], ids=["v1", "v2"])
-async def test_a_stored_session_opens_with_its_history(tmp_path: Path, protocol: str) -> None:
+async def test_a_stored_session_opens_with_its_history(tmp_path: Path, protocol: Literal["1", "2"]) -> None:
     # An agent of its own: closing the registry's only session is what makes it open a new one.
     async with demo_agent(tmp_path, protocol) as demo:
         await reopen_stored(demo)
 
 
-async def reopen_stored(demo: Harness) -> None:
+async def reopen_stored(demo: SessionDriver) -> None:
     await run(demo, "list files")
     earlier = demo.state.session_id
     assert earlier is not None
@@ -154,7 +158,7 @@ async def reopen_stored(demo: Harness) -> None:
     )
     demo.current = demo.registry.most_recent()
     await eventually(lambda: demo.state.session_id is not None, TURN_SECONDS, "the new session")
-    assert await demo.load_session(earlier) is None
+    await demo.load_session(earlier)
     assert [i.role for i in demo.state.items if isinstance(i, MessageItem)][:1] == ["user"]
     assert any("README.md" in text for text in agent_texts(demo))
     assert demo.state.suggestions == ()

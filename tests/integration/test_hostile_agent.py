@@ -10,9 +10,8 @@ import json
 import re
 from pathlib import Path
 
-from tests.integration.conftest import Serve
-from tests.integration.support import Page, has_notice, status_is, turn_finished
-from tests.live import http_get, open_tab
+from tests.support.html import Page, has_notice, status_is, turn_finished
+from tests.support.live import Serve, http_get, open_tab
 
 MiB = 1024 * 1024
 
@@ -31,7 +30,7 @@ async def test_an_endless_stdout_line_stops_the_agent_with_a_notice_and_memory_s
     server = serve("endless_line")
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
-    before = peak_rss(server.process.pid)
+    before = peak_rss(server.popen.pid)
 
     await tab.send(action="prompt", text="go")
     await tab.wait_for(has_notice("without a newline"), timeout=60)
@@ -42,7 +41,7 @@ async def test_an_endless_stdout_line_stops_the_agent_with_a_notice_and_memory_s
     assert "webclient stopped the agent so that memory stays bounded" in notice
     assert page.texts("agent") == ["here it comes"]  # the transcript stays
     assert page.texts("user") == ["go"]
-    peak = peak_rss(server.process.pid)
+    peak = peak_rss(server.popen.pid)
     print(f"server peak RSS: {before / MiB:.0f} MiB before, {peak / MiB:.0f} MiB after a 200 MiB line")
     # The agent sent 200 MiB; the server may hold the 16 MiB cap a few times over, never the line.
     assert peak - before < 80 * MiB
@@ -60,7 +59,7 @@ async def test_a_flood_of_huge_stderr_lines_gives_an_exit_notice_of_at_most_64_k
     assert "line 29: eeee" in notice and "more bytes cut]" in notice  # long lines, cut with a marker
     assert len(notice.encode()) < 70 * 1024
     assert len(tab.html.encode()) < 200 * 1024  # what went over the WebSocket, all frames together
-    peak = peak_rss(server.process.pid)
+    peak = peak_rss(server.popen.pid)
     print(f"server peak RSS after 450 MiB of stderr: {peak / MiB:.0f} MiB")
     assert peak < 150 * MiB
 
@@ -93,12 +92,12 @@ async def test_the_inspector_keeps_a_bounded_number_of_bytes_and_says_how_much_i
     server = serve("huge_tool_updates", "24")
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
-    before = peak_rss(server.process.pid)
+    before = peak_rss(server.popen.pid)
 
     await tab.send(action="prompt", text="go")
     await tab.wait_for(turn_finished("go"), timeout=120)
 
-    peak = peak_rss(server.process.pid)
+    peak = peak_rss(server.popen.pid)
     print(f"server peak RSS: {before / MiB:.0f} MiB before, {peak / MiB:.0f} MiB after 120 MiB of updates")
     assert peak - before < 90 * MiB  # the cap and one update in flight, not what was sent
     await tab.send(action="inspector", open=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.integration.support import Harness, eventually
-from tests.live import scripted_agent
+from tests.support.driver import SessionDriver
+from tests.support.live import scripted_agent
+from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.items import MessageItem, NoticeItem
 from webclient.domain.state import Aspect, TurnState
@@ -20,46 +21,46 @@ async def test_an_agent_that_ignores_cancel_is_shown_as_such_and_a_restart_keeps
     settings = Settings(
         agent=scripted_agent("ignores_cancel"), cwd=workspace, flush_interval=0, cancel_grace=0.5
     )
-    runtime = Harness(settings)
-    await runtime.start()
+    driver = SessionDriver(settings)
+    await driver.start()
     try:
-        await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
-        assert runtime.submit_prompt([TextPart(text="do something long")]) is None
-        await eventually(lambda: "working on it" in agent_text(runtime), 20, "the agent's first words")
-        assert await runtime.cancel() is None
-        assert runtime.state.turn is TurnState.CANCELLING
+        await eventually(lambda: driver.state.agent_status is AgentStatus.READY, 20, "agent ready")
+        driver.submit_prompt([TextPart(text="do something long")])
+        await eventually(lambda: "working on it" in agent_text(driver), 20, "the agent's first words")
+        await driver.cancel()
+        assert driver.state.turn is TurnState.CANCELLING
 
-        await eventually(lambda: runtime.state.turn is TurnState.UNRESPONSIVE, 20, "the grace period")
-        assert runtime.state.display_status == "unresponsive" and not runtime.state.can_prompt
-        assert any("did not stop within 0.5 s" in i.notice.text for i in notices(runtime))
-        html = render.region(runtime.state, Aspect.STATUS)
+        await eventually(lambda: driver.state.turn is TurnState.UNRESPONSIVE, 20, "the grace period")
+        assert driver.state.display_status == "unresponsive" and not driver.state.can_prompt
+        assert any("did not stop within 0.5 s" in i.notice.text for i in notices(driver))
+        html = render.region(driver.state, Aspect.STATUS)
         assert 'data-state="unresponsive"' in html and "the agent did not stop" in html
         assert 'data-testid="restart"' in html and "Stop and restart agent" in html
         assert 'data-testid="cancel"' not in html  # asking again would change nothing
 
-        stuck = runtime.supervisor.agent
-        await runtime.restart()
-        await eventually(lambda: runtime.state.turn is TurnState.IDLE, 20, "the stopped turn to end")
+        stuck = driver.supervisor.agent
+        await driver.restart()
+        await eventually(lambda: driver.state.turn is TurnState.IDLE, 20, "the stopped turn to end")
         await eventually(
             lambda: (
-                runtime.supervisor.agent is not stuck
-                and runtime.state.agent_status is AgentStatus.READY
-                and runtime.state.session_id is not None
+                driver.supervisor.agent is not stuck
+                and driver.state.agent_status is AgentStatus.READY
+                and driver.state.session_id is not None
             ),
             20,
             "the restarted agent",
         )
-        assert runtime.state.can_prompt
+        assert driver.state.can_prompt
         assert stuck is not None and stuck.process.returncode is not None  # the stubborn one is gone
-        users = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "user"]
-        assert users == ["do something long"] and "working on it" in agent_text(runtime)
+        users = [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "user"]
+        assert users == ["do something long"] and "working on it" in agent_text(driver)
     finally:
-        await runtime.shutdown()
+        await driver.shutdown()
 
 
-def agent_text(runtime: Harness) -> str:
-    return "".join(i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent")
+def agent_text(driver: SessionDriver) -> str:
+    return "".join(i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent")
 
 
-def notices(runtime: Harness) -> list[NoticeItem]:
-    return [i for i in runtime.state.items if isinstance(i, NoticeItem)]
+def notices(driver: SessionDriver) -> list[NoticeItem]:
+    return [i for i in driver.state.items if isinstance(i, NoticeItem)]

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.conftest import StartApp
-from tests.inprocess import InProcessApp, wait_until_ready
-from tests.integration.support import turn_finished
+from tests.support.html import turn_finished
+from tests.support.inprocess import InProcessApp, StartApp, wait_until_ready
 
 
 def download(app: InProcessApp, local_id: str, method: str = "") -> list[dict[str, Any]]:

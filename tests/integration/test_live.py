@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import StartApp
-from tests.inprocess import wait_until_ready
-from tests.integration.support import Page, turn_finished
+from tests.support.html import Page, turn_finished
+from tests.support.inprocess import StartApp, wait_until_ready
 
 
 def test_a_flood_of_3000_chunks_reaches_the_tab_as_few_frames_with_the_complete_text(

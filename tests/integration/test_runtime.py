@@ -12,20 +12,11 @@ import re
 import signal
 from pathlib import Path
 
-from tests.conftest import StartApp
-from tests.integration.conftest import Serve
-from tests.integration.support import (
-    Page,
-    children_of,
-    eventually,
-    has_notice,
-    pid_alive,
-    read_pids,
-    reaped,
-    status_is,
-    turn_finished,
-)
-from tests.live import open_tab
+from tests.support.html import Page, has_notice, status_is, turn_finished
+from tests.support.inprocess import StartApp
+from tests.support.live import Serve, open_tab
+from tests.support.polling import eventually
+from tests.support.processes import children_of, pid_alive, read_pids, reaped
 
 
 def test_demo_agent_answers_help_with_a_streamed_message(start_app: StartApp) -> None:
@@ -157,7 +148,7 @@ async def test_agent_dying_while_the_sign_in_choice_is_shown_is_reported(serve: 
     server = serve("auth_required", "2")
     tab = await open_tab(server)
     await tab.wait_for(status_is("auth-required"))
-    [agent_pid] = children_of(server.process.pid)
+    [agent_pid] = children_of(server.popen.pid)
 
     os.kill(agent_pid, signal.SIGKILL)  # as the OOM killer would
     await tab.wait_for(status_is("exited"), timeout=10)

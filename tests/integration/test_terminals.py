@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 
-from tests.integration.support import Harness, eventually, pid_alive, status_is
-from tests.live import open_tab, run_server, scripted_agent
+from tests.support.driver import SessionDriver
+from tests.support.html import status_is
+from tests.support.live import open_tab, run_server, scripted_agent
+from tests.support.polling import eventually
+from tests.support.processes import pid_alive
 from webclient.acp.models import AgentStatus, TerminalExit, TextPart
 from webclient.domain.items import MessageItem, NoticeItem, PermissionItem, ToolCallItem
 from webclient.domain.state import TurnState
@@ -24,31 +27,31 @@ CREATE = "terminal/create"
 
 
 @asynccontextmanager
-async def running(workspace: Path) -> AsyncIterator[Harness]:
-    runtime = Harness(Settings(agent=scripted_agent("uses_terminals"), cwd=workspace, flush_interval=0))
-    await runtime.start()
+async def running(workspace: Path) -> AsyncIterator[SessionDriver]:
+    driver = SessionDriver(Settings(agent=scripted_agent("uses_terminals"), cwd=workspace, flush_interval=0))
+    await driver.start()
     try:
-        await eventually(lambda: runtime.state.agent_status is AgentStatus.READY, 20, "agent ready")
-        await eventually(lambda: runtime.state.session_id is not None, 20, "the session")
-        yield runtime
+        await eventually(lambda: driver.state.agent_status is AgentStatus.READY, 20, "agent ready")
+        await eventually(lambda: driver.state.session_id is not None, 20, "the session")
+        yield driver
     finally:
-        await runtime.shutdown()
+        await driver.shutdown()
 
 
-def answers(runtime: Harness) -> list[list[dict[str, Any]]]:
-    texts = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent"]
+def answers(driver: SessionDriver) -> list[list[dict[str, Any]]]:
+    texts = [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent"]
     return [json.loads(t.removeprefix("ANSWER ")) for t in texts if t.startswith("ANSWER ")]
 
 
-def send(runtime: Harness, *steps: dict[str, Any]) -> None:
-    assert runtime.submit_prompt([TextPart(text=json.dumps(list(steps)))]) is None
+def send(driver: SessionDriver, *steps: dict[str, Any]) -> None:
+    driver.submit_prompt([TextPart(text=json.dumps(list(steps)))])
 
 
-async def run(runtime: Harness, *steps: dict[str, Any]) -> list[dict[str, Any]]:
-    before = len(answers(runtime))
-    send(runtime, *steps)
-    await eventually(lambda: len(answers(runtime)) > before, 30, "the agent's report")
-    return answers(runtime)[-1]
+async def run(driver: SessionDriver, *steps: dict[str, Any]) -> list[dict[str, Any]]:
+    before = len(answers(driver))
+    send(driver, *steps)
+    await eventually(lambda: len(answers(driver)) > before, 30, "the agent's report")
+    return answers(driver)[-1]
 
 
 def create(command: str, **params: Any) -> dict[str, Any]:
@@ -59,25 +62,25 @@ def call(method: str) -> dict[str, Any]:
     return {"call": f"terminal/{method}", "params": {"terminalId": "$tid"}}
 
 
-def card(runtime: Harness) -> ToolCallItem:
-    (item,) = [i for i in runtime.state.items if isinstance(i, ToolCallItem)]
+def card(driver: SessionDriver) -> ToolCallItem:
+    (item,) = [i for i in driver.state.items if isinstance(i, ToolCallItem)]
     return item
 
 
-def output_of(runtime: Harness, terminal_id: str) -> str:
-    view = runtime.state.terminals.get(terminal_id)
+def output_of(driver: SessionDriver, terminal_id: str) -> str:
+    view = driver.state.terminals.get(terminal_id)
     return view.output if view else ""
 
 
-def pids_in(runtime: Harness, terminal_id: str, count: int) -> list[int]:
-    lines = output_of(runtime, terminal_id).split()
+def pids_in(driver: SessionDriver, terminal_id: str, count: int) -> list[int]:
+    lines = output_of(driver, terminal_id).split()
     assert len(lines) >= count, lines
     return [int(p) for p in lines[:count]]
 
 
 async def test_the_client_advertises_terminals(workspace: Path) -> None:
-    async with running(workspace) as runtime:
-        (init,) = [m for d, m in runtime.wire_log if d == "out" and m.get("method") == "initialize"]
+    async with running(workspace) as driver:
+        (init,) = [m for d, m in driver.wire_log if d == "out" and m.get("method") == "initialize"]
         assert init["params"]["clientCapabilities"]["terminal"] is True
 
 
@@ -86,9 +89,9 @@ async def test_output_streams_into_the_card_before_the_command_exits_then_its_ex
 ) -> None:
     gate = workspace / "gate"
     script = f"printf 'first\\n'; while [ ! -e {gate} ]; do sleep 0.05; done; printf 'second\\n'; exit 3"
-    async with running(workspace) as runtime:
+    async with running(workspace) as driver:
         send(
-            runtime,
+            driver,
             create(script),
             {"card": "a gated command"},
             call("wait_for_exit"),
@@ -98,27 +101,27 @@ async def test_output_streams_into_the_card_before_the_command_exits_then_its_ex
         # The command's first line can reach us before the agent's update that makes its card.
         await eventually(
             lambda: (
-                any(v.output == "first\n" for v in runtime.state.terminals.values())
-                and any(isinstance(i, ToolCallItem) and i.terminal_ids for i in runtime.state.items)
+                any(v.output == "first\n" for v in driver.state.terminals.values())
+                and any(isinstance(i, ToolCallItem) and i.terminal_ids for i in driver.state.items)
             ),
             20,
             "the first line before the exit, in its card",
         )
-        item = card(runtime)
+        item = card(driver)
         (terminal_id,) = item.terminal_ids
-        assert runtime.state.terminals[terminal_id].exit is None
-        running_html = render.item(runtime.state, item)
+        assert driver.state.terminals[terminal_id].exit is None
+        running_html = render.item(driver.state, item)
         assert 'data-state="running"' in running_html and "first" in running_html
         gate.touch()
-        await eventually(lambda: bool(answers(runtime)), 30, "the agent's report")
-        created, waited, output, released = answers(runtime)[-1]
+        await eventually(lambda: bool(answers(driver)), 30, "the agent's report")
+        created, waited, output, released = answers(driver)[-1]
         assert created == {"result": {"terminalId": terminal_id}}
         assert waited == {"result": {"exitCode": 3}}
         expected = {"output": "first\nsecond\n", "truncated": False, "exitStatus": {"exitCode": 3}}
         assert output["result"] == expected
         assert released == {"result": {}}
         # Released, the card keeps the command's last output and how it ended.
-        html = render.item(runtime.state, item)
+        html = render.item(driver.state, item)
         assert "first\nsecond\n" in html and "Exited with code" in html and 'data-state="exited"' in html
 
 
@@ -126,39 +129,39 @@ async def test_args_are_passed_without_a_shell_and_env_is_applied_without_our_ow
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WEBCLIENT_TEST_SECRET", "do-not-leak")
-    async with running(workspace) as runtime:
+    async with running(workspace) as driver:
         replies = await run(
-            runtime, create("printf", args=["%s|", "a b", "$HOME"]), call("wait_for_exit"), call("output")
+            driver, create("printf", args=["%s|", "a b", "$HOME"]), call("wait_for_exit"), call("output")
         )
         assert replies[2]["result"]["output"] == "a b|$HOME|"
         env = [{"name": "GREETING", "value": "hi there"}]
         script = 'echo "$GREETING ${WEBCLIENT_TEST_SECRET-unset}"'
-        replies = await run(runtime, create(script, env=env), call("wait_for_exit"), call("output"))
+        replies = await run(driver, create(script, env=env), call("wait_for_exit"), call("output"))
         assert replies[2]["result"]["output"] == "hi there unset\n"
 
 
 async def test_the_output_limit_keeps_the_tail_cut_at_a_character_boundary(workspace: Path) -> None:
-    async with running(workspace) as runtime:
+    async with running(workspace) as driver:
         # "x€€" is 7 bytes; the last 4 start inside the first "€", so 3 bytes ("€") are kept.
         replies = await run(
-            runtime, create("printf 'x€€'", outputByteLimit=4), call("wait_for_exit"), call("output")
+            driver, create("printf 'x€€'", outputByteLimit=4), call("wait_for_exit"), call("output")
         )
         assert replies[2]["result"]["output"] == "€"
         assert replies[2]["result"]["truncated"] is True
         replies = await run(
-            runtime, create("printf 'x€€'", outputByteLimit=7), call("wait_for_exit"), call("output")
+            driver, create("printf 'x€€'", outputByteLimit=7), call("wait_for_exit"), call("output")
         )
         assert replies[2]["result"]["output"] == "x€€" and replies[2]["result"]["truncated"] is False
         replies = await run(
-            runtime, create("printf 'x'", outputByteLimit=0), call("wait_for_exit"), call("output")
+            driver, create("printf 'x'", outputByteLimit=0), call("wait_for_exit"), call("output")
         )
         assert replies[2]["result"]["output"] == "" and replies[2]["result"]["truncated"] is True
 
 
 async def test_kill_ends_the_command_and_the_terminal_stays_readable_until_released(workspace: Path) -> None:
-    async with running(workspace) as runtime:
+    async with running(workspace) as driver:
         replies = await run(
-            runtime,
+            driver,
             create("echo started; exec sleep 60"),
             call("kill"),
             call("wait_for_exit"),
@@ -177,28 +180,28 @@ async def test_kill_ends_the_command_and_the_terminal_stays_readable_until_relea
 async def test_a_cwd_outside_the_session_directory_is_refused_and_one_inside_is_used(
     workspace: Path, tmp_path: Path
 ) -> None:
-    async with running(workspace) as runtime:
-        (refused,) = await run(runtime, create("pwd", cwd=str(tmp_path)))
+    async with running(workspace) as driver:
+        (refused,) = await run(driver, create("pwd", cwd=str(tmp_path)))
         assert refused["error"]["code"] == -32602 and "outside" in refused["error"]["message"]
-        notices = [i.notice.text for i in runtime.state.items if isinstance(i, NoticeItem)]
+        notices = [i.notice.text for i in driver.state.items if isinstance(i, NoticeItem)]
         assert any("refused to run a command" in text for text in notices)
-        (escape,) = await run(runtime, create("pwd", cwd=f"{workspace}/../"))
+        (escape,) = await run(driver, create("pwd", cwd=f"{workspace}/../"))
         assert "error" in escape
         replies = await run(
-            runtime, create("pwd", cwd=str(workspace / "src")), call("wait_for_exit"), call("output")
+            driver, create("pwd", cwd=str(workspace / "src")), call("wait_for_exit"), call("output")
         )
         assert replies[2]["result"]["output"].strip().endswith("/src")
 
 
 async def test_closing_the_session_kills_its_commands_and_their_children(workspace: Path) -> None:
-    async with running(workspace) as runtime:
+    async with running(workspace) as driver:
         # The shell prints its own pid and its background child's, then waits for the child.
-        (created,) = await run(runtime, create("sleep 60 & echo $!; echo $$; wait"), {"card": "sleeps"})
+        (created,) = await run(driver, create("sleep 60 & echo $!; echo $$; wait"), {"card": "sleeps"})
         terminal_id = created["result"]["terminalId"]
-        await eventually(lambda: len(output_of(runtime, terminal_id).split()) == 2, 20, "both pids")
-        child, shell = pids = pids_in(runtime, terminal_id, 2)
+        await eventually(lambda: len(output_of(driver, terminal_id).split()) == 2, 20, "both pids")
+        child, shell = pids = pids_in(driver, terminal_id, 2)
         assert all(pid_alive(pid) for pid in pids)
-        await runtime.registry.close(runtime.current.local_id)
+        await driver.registry.close(driver.current.local_id)
         assert not pid_alive(shell)  # the command itself is reaped before the close returns
         # Its child got the same SIGKILL (the whole group), and ends as soon as the kernel runs it: on a
         # busy machine that can be a moment after the close returns.
@@ -206,27 +209,27 @@ async def test_closing_the_session_kills_its_commands_and_their_children(workspa
 
 
 async def test_an_agent_that_exits_leaves_no_command_running(workspace: Path) -> None:
-    async with running(workspace) as runtime:
-        send(runtime, create("sleep 60 & echo $!; echo $$; wait"), {"card": "sleeps"}, {"exit": 0})
-        await eventually(lambda: runtime.state.agent_status is AgentStatus.EXITED, 30, "the agent's exit")
-        (terminal_id,) = card(runtime).terminal_ids
-        await eventually(lambda: len(runtime.state.terminals[terminal_id].output.split()) == 2, 20, "pids")
-        pids = pids_in(runtime, terminal_id, 2)
+    async with running(workspace) as driver:
+        send(driver, create("sleep 60 & echo $!; echo $$; wait"), {"card": "sleeps"}, {"exit": 0})
+        await eventually(lambda: driver.state.agent_status is AgentStatus.EXITED, 30, "the agent's exit")
+        (terminal_id,) = card(driver).terminal_ids
+        await eventually(lambda: len(driver.state.terminals[terminal_id].output.split()) == 2, 20, "pids")
+        pids = pids_in(driver, terminal_id, 2)
         await eventually(lambda: not any(pid_alive(pid) for pid in pids), 20, "the commands gone")
 
 
 async def test_server_shutdown_kills_every_command(workspace: Path) -> None:
-    runtime = Harness(Settings(agent=scripted_agent("uses_terminals"), cwd=workspace, flush_interval=0))
-    await runtime.start()
+    driver = SessionDriver(Settings(agent=scripted_agent("uses_terminals"), cwd=workspace, flush_interval=0))
+    await driver.start()
     try:
-        await eventually(lambda: runtime.state.session_id is not None, 20, "the session")
-        (created,) = await run(runtime, create("echo $$; exec sleep 60"))
+        await eventually(lambda: driver.state.session_id is not None, 20, "the session")
+        (created,) = await run(driver, create("echo $$; exec sleep 60"))
         terminal_id = created["result"]["terminalId"]
-        await eventually(lambda: bool(runtime.state.terminals.get(terminal_id)), 20, "the pid")
-        (pid,) = pids_in(runtime, terminal_id, 1)
+        await eventually(lambda: bool(driver.state.terminals.get(terminal_id)), 20, "the pid")
+        (pid,) = pids_in(driver, terminal_id, 1)
         assert pid_alive(pid)
     finally:
-        await runtime.shutdown()
+        await driver.shutdown()
     assert not pid_alive(pid)
 
 
@@ -234,31 +237,31 @@ async def test_the_demo_agents_run_asks_then_runs_the_command_in_a_client_termin
     workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WEBCLIENT_DEMO_STATE_DIR", str(tmp_path / "state"))
-    runtime = Harness(Settings(agent="", cwd=workspace, flush_interval=0))
-    await runtime.start()
+    driver = SessionDriver(Settings(agent="", cwd=workspace, flush_interval=0))
+    await driver.start()
     try:
-        await eventually(lambda: runtime.state.session_id is not None, 30, "the session")
-        assert runtime.submit_prompt([TextPart(text="run echo hello from $0; exit 4")]) is None
-        await eventually(lambda: any(isinstance(i, PermissionItem) for i in runtime.state.items), 30, "ask")
-        (asked,) = [i for i in runtime.state.items if isinstance(i, PermissionItem)]
+        await eventually(lambda: driver.state.session_id is not None, 30, "the session")
+        driver.submit_prompt([TextPart(text="run echo hello from $0; exit 4")])
+        await eventually(lambda: any(isinstance(i, PermissionItem) for i in driver.state.items), 30, "ask")
+        (asked,) = [i for i in driver.state.items if isinstance(i, PermissionItem)]
         assert asked.tool_call.kind == "execute" and "echo hello" in (asked.title or "")
-        assert not runtime.state.terminals  # nothing runs before the user allows it
-        runtime.current.answer_permission(asked.id, "run")
+        assert not driver.state.terminals  # nothing runs before the user allows it
+        driver.current.answer_permission(asked.id, "run")
         await eventually(
-            lambda: runtime.state.turn is TurnState.IDLE and bool(runtime.state.terminals),
+            lambda: driver.state.turn is TurnState.IDLE and bool(driver.state.terminals),
             30,
             "the turn's end",
         )
-        item = card(runtime)
+        item = card(driver)
         (terminal_id,) = item.terminal_ids
-        view = runtime.state.terminals[terminal_id]
+        view = driver.state.terminals[terminal_id]
         assert view.output == "hello from sh\n" and view.exit == TerminalExit(exit_code=4)
         assert item.status == "failed"
-        reply = [i.text for i in runtime.state.items if isinstance(i, MessageItem) and i.role == "agent"][-1]
+        reply = [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent"][-1]
         assert "exited with code 4" in reply and "hello from sh" in reply
-        assert runtime.current.terminals.running == ()  # released
+        assert driver.current.terminals.running == ()  # released
     finally:
-        await runtime.shutdown()
+        await driver.shutdown()
 
 
 async def test_stopping_the_server_kills_every_command(workspace: Path) -> None:
@@ -277,9 +280,9 @@ async def test_stopping_the_server_kills_every_command(workspace: Path) -> None:
 
 
 async def test_what_a_command_leaves_running_in_the_background_ends_with_it(workspace: Path) -> None:
-    async with running(workspace) as runtime:
+    async with running(workspace) as driver:
         replies = await run(
-            runtime, create("sleep 60 >/dev/null 2>&1 & echo $!"), call("wait_for_exit"), call("output")
+            driver, create("sleep 60 >/dev/null 2>&1 & echo $!"), call("wait_for_exit"), call("output")
         )
         assert replies[1] == {"result": {"exitCode": 0}}
         (child,) = [int(p) for p in replies[2]["result"]["output"].split()]

@@ -20,9 +20,9 @@ import websockets
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import InvalidStatus
 
-from tests.inprocess import PORT, TOKEN, InProcessApp, run_app, wait_until_ready
-from tests.integration.support import Page, has_notice, turn_finished
-from tests.live import ROOT, LiveServer, http_get, run_server, scripted_agent, serve_in_thread
+from tests.support.html import Page, has_notice, turn_finished
+from tests.support.inprocess import PORT, TOKEN, InProcessApp, run_app, wait_until_ready
+from tests.support.live import ROOT, LiveServer, http_get, run_server, scripted_agent, serve_in_thread
 from webclient.views import assets
 from webclient.web.cli import main
 

@@ -1,0 +1,13 @@
+"""What the tests share, one module per concept; test modules import from here and never from each other.
+
+- `polling`: the one way to wait (`Deadline`, `wait_until`, `eventually`): a deadline and what was awaited.
+- `html`: the one HTML parser: a fragment's tags, text and `problems`; a tab's `Page` and wait predicates.
+- `live`: a real server (`run_server` subprocess, `serve_in_thread`), its WebSocket `Tab`, scripted agents.
+- `inprocess`: the app in the test's process through Starlette's TestClient, with a real agent.
+- `driver`: `SessionDriver`, the domain's registry with real agents, driven as a tab drives it.
+- `processes`: processes seen through /proc (alive, reaped, children).
+- `demo_agent`, `demo_agent_v2`: a client that drives the demo agent over stdio (ACP v1 and v2).
+- `sessions`: a fresh session on a running server, made through the app (browser tests).
+- `browser`, `pages`, `layouts`, `accessibility`, `screenshots`, `chromium`: the browser tests' helpers.
+- `workspace`: the files the agents see; `streams`: stand-ins for asyncio streams.
+"""

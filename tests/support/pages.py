@@ -1,0 +1,79 @@
+"""What the browser tests do on the page and read from it, as a user would: open it, prompt, find the
+messages and suggestions, read what the agent received."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+from tests.support.live import LiveServer
+
+
+def open_app(page: Page, server: LiveServer) -> None:
+    """Open the server's address (a token link or a session page) and wait until the agent is ready."""
+    page.goto(server.url)
+    expect(page).not_to_have_url(re.compile(r"token="))  # a token never stays in the address bar
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+
+def user_messages(page: Page) -> Locator:
+    return page.locator('[data-testid="message"][data-role="user"]')
+
+
+def agent_messages(page: Page) -> Locator:
+    return page.locator('[data-testid="message"][data-role="agent"]')
+
+
+def chips(page: Page) -> Locator:
+    return page.get_by_test_id("suggestion")
+
+
+def prompt(page: Page, text: str) -> None:
+    """Send `text` from the composer and wait until the turn is over."""
+    before = user_messages(page).count()
+    composer = page.get_by_test_id("composer")
+    composer.fill(text)
+    composer.press("Enter")
+    expect(user_messages(page)).to_have_count(before + 1)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+
+def suggest(page: Page, *prompts: list[dict[str, Any]]) -> None:
+    """Have the demo agent offer exactly these prompts (each a list of content blocks), and wait until the
+    page has them: they come a moment after the turn ends, often in a frame of their own."""
+    prompt(page, "/suggest " + json.dumps([{"prompt": blocks} for blocks in prompts]))
+    expect(page.locator('#suggestions [data-testid="suggestion"]')).to_have_count(len(prompts))
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+def prompts_received(page: Page, server: LiveServer) -> list[list[dict[str, Any]]]:
+    """The `prompt` of every `session/prompt` the agent received, from the protocol log (JSONL)."""
+    href = page.get_by_test_id("inspector-download").get_attribute("href") or ""
+    body = page.request.get(server.base + href + "?method=session/prompt").text()
+    entries = [json.loads(line) for line in body.splitlines() if line.strip()]
+    return [
+        e["message"]["params"]["prompt"]
+        for e in entries
+        if e["message"].get("method") == "session/prompt" and "params" in e["message"]
+    ]
+
+
+def dismiss_chips(page: Page) -> None:
+    """Hide the suggestion row (Escape): its presentation is judged with the suggestions' own tests."""
+    expect(page.get_by_test_id("suggestion").first).to_be_visible()
+    page.get_by_test_id("composer").press("Escape")
+    expect(page.get_by_test_id("suggestions")).to_be_hidden()
+
+
+def in_view(page: Page, locator: Locator) -> bool:
+    """Whether the element's box lies inside the viewport (not merely in the document)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1

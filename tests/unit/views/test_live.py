@@ -1,0 +1,360 @@
+"""LiveHub: a snapshot first, then coalesced frames; append for new entries, replace for known ones."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.support.html import top_level
+from webclient.acp.models import AgentStatus, MessageChunk, TextPart, ToolCallEvent
+from webclient.domain.items import Item
+from webclient.domain.state import Aspect, SessionState
+from webclient.views import render
+from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
+from webclient.views.markdown_stream import Delta
+
+
+def drain(sub: Subscriber) -> list[str | None]:
+    frames: list[str | None] = []
+    while not sub.frames.empty():
+        frames.append(sub.frames.get_nowait())
+    return frames
+
+
+def agent_says(hub: LiveHub, text: str) -> str:
+    changed = hub.state.apply(MessageChunk(role="agent", content=TextPart(text=text)))
+    hub.mark(changed)
+    (item_id,) = changed
+    return item_id
+
+
+@pytest.fixture
+def hub() -> LiveHub:
+    # A long interval: these tests flush by hand and must not depend on the flusher's timing.
+    return LiveHub(SessionState(session_id="s-1"), interval=3600)
+
+
+async def test_a_subscriber_first_gets_a_snapshot(hub: LiveHub) -> None:
+    hub.state.set_agent_status(AgentStatus.READY)
+    sub = hub.subscribe()
+    (snapshot,) = drain(sub)
+    assert snapshot is not None
+    assert 'id="transcript"' in snapshot
+    assert 'data-state="ready"' in snapshot
+    assert hub.subscriber_count == 1
+
+
+async def test_many_marks_between_flushes_produce_one_frame(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    for piece in ("one ", "two ", "three ", "four"):
+        agent_says(hub, piece)
+    hub.mark(hub.state.set_agent_status(AgentStatus.READY))
+    hub.flush()
+    frames = drain(sub)
+    assert len(frames) == 1
+    assert "one two three four" in str(frames[0])
+    assert 'data-state="ready"' in str(frames[0])
+    assert hub.frames_sent == 1
+
+
+async def test_a_flush_with_nothing_dirty_sends_nothing(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    hub.flush()
+    hub.mark([])
+    hub.flush()
+    assert drain(sub) == []
+    assert hub.frames_sent == 0
+
+
+async def test_a_new_item_is_appended_for_a_subscriber_that_did_not_know_it(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    item_id = agent_says(hub, "hello")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [r.attrs for r in roots] == [{"hx-swap-oob": "beforeend:#transcript"}]
+    assert f'id="{item_id}"' in str(frame)
+
+
+def tool_call(hub: LiveHub, status: str) -> str:
+    update = status != "in_progress"
+    changed = hub.state.apply(ToolCallEvent(tool_call_id="t1", is_update=update, title="Read", status=status))
+    hub.mark(changed)
+    (item_id,) = changed
+    return item_id
+
+
+async def test_a_known_item_is_replaced_by_outerhtml(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = tool_call(hub, "in_progress")
+    hub.flush()
+    drain(sub)
+    tool_call(hub, "completed")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [(item_id, "outerHTML")]
+    assert "completed" in str(frame)
+
+
+async def test_a_known_answer_has_only_its_open_tail_replaced(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = agent_says(hub, "hel")
+    hub.flush()
+    drain(sub)
+    agent_says(hub, "lo")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
+    assert "hello" in str(frame)
+
+
+async def test_finished_blocks_of_an_answer_are_sent_once_and_appended(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = agent_says(hub, "First paragraph.\n\nSec")
+    hub.flush()
+    drain(sub)
+    agent_says(hub, "ond paragraph.\n\nThird")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [r.attrs.get("hx-swap-oob") for r in roots] == [f"beforeend:#{item_id}-done", "outerHTML"]
+    assert "Second paragraph." in str(frame)
+    assert "First" not in str(frame)  # already sent
+    agent_says(hub, " and last.")
+    hub.flush()
+    (frame,) = drain(sub)
+    assert [r.attrs.get("id") for r in top_level(str(frame))] == [f"{item_id}-tail"]
+    assert "Second" not in str(frame)
+    assert "Third and last." in str(frame)
+
+
+async def test_the_bytes_sent_for_an_answer_grow_linearly_with_its_length(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    block = "A paragraph of about sixty characters, in *Markdown*.\n\n"
+    sizes = []
+    for _ in range(400):
+        agent_says(hub, block)
+        hub.flush()
+        sizes.append(sum(len(str(f)) for f in drain(sub)))
+    # Each frame carries one new block and the tail, however long the answer already is.
+    assert max(sizes[1:]) < 3 * len(block) + 400
+    assert sizes[-1] <= sizes[1] + 10
+
+
+async def test_a_tab_that_joins_mid_answer_continues_from_its_snapshot_split(hub: LiveHub) -> None:
+    early = hub.subscribe()
+    item_id = agent_says(hub, "One.\n\nTwo.\n\nThr")
+    hub.flush()
+    agent_says(hub, "ee.\n\nFo")  # not yet flushed when the late tab subscribes
+    late = hub.subscribe()
+    drain(early)
+    (snapshot,) = drain(late)
+    agent_says(hub, "ur.")
+    hub.flush()
+    (early_frame,) = drain(early)
+    (late_frame,) = drain(late)
+    assert "Three." in str(early_frame)  # finished since its last frame
+    assert "Three." not in str(late_frame)  # its snapshot already had it finished
+    assert "Three." in str(snapshot)
+    assert "Four." in str(late_frame) and "Four." in str(early_frame)
+    assert item_id in str(late_frame)
+
+
+async def test_one_flush_appends_for_one_tab_and_replaces_for_another(hub: LiveHub) -> None:
+    early = hub.subscribe()
+    item_id = agent_says(hub, "first")  # dirty, not yet flushed
+    late = hub.subscribe()  # its snapshot already has the item
+    drain(early)
+    drain(late)
+    hub.flush()
+    (early_frame,) = drain(early)
+    (late_frame,) = drain(late)
+    early_roots = top_level(str(early_frame))
+    late_roots = top_level(str(late_frame))
+    assert [r.attrs.get("hx-swap-oob") for r in early_roots] == ["beforeend:#transcript"]
+    assert f'id="{item_id}"' in str(early_frame)
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in late_roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
+
+
+async def test_a_subscriber_connecting_after_an_item_exists_gets_it_replaced_not_duplicated(
+    hub: LiveHub,
+) -> None:
+    item_id = agent_says(hub, "streaming")  # dirty, not yet flushed
+    sub = hub.subscribe()
+    (snapshot,) = drain(sub)
+    assert str(snapshot).count(f'id="{item_id}"') == 1
+    agent_says(hub, " on")
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in roots] == [
+        (f"{item_id}-tail", "outerHTML")
+    ]
+    assert "beforeend" not in str(frame)
+
+
+async def test_items_new_to_a_tab_are_appended_together_in_transcript_order(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    first = agent_says(hub, "a")
+    hub.mark(hub.state.add_user_message([TextPart(text="b")]))
+    third = agent_says(hub, "c")
+    hub.flush()
+    (frame,) = drain(sub)
+    appends = [r for r in top_level(str(frame)) if r.attrs.get("hx-swap-oob") == "beforeend:#transcript"]
+    assert len(appends) == 1  # (the first prompt also names the untitled session in the header)
+    assert str(frame).index(f'id="{first}"') < str(frame).index(f'id="{third}"')
+
+
+async def test_region_changes_go_out_as_out_of_band_swaps(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    hub.mark(hub.state.set_agent_status(AgentStatus.EXITED))
+    hub.flush()
+    (frame,) = drain(sub)
+    roots = top_level(str(frame))
+    assert [r.attrs.get("id") for r in roots] == ["agent-status", "composer-actions"]
+    assert all(r.attrs.get("hx-swap-oob") == "outerHTML" for r in roots)
+
+
+async def test_a_slow_subscriber_is_dropped_with_an_end_marker(hub: LiveHub) -> None:
+    slow = hub.subscribe()  # never reads: the snapshot is already one frame in its queue
+    fast = hub.subscribe()
+    for n in range(MAX_QUEUED_FRAMES):
+        drain(fast)
+        hub.mark(hub.state.set_agent_status(AgentStatus.READY if n % 2 else AgentStatus.STARTING))
+        hub.flush()
+    assert slow.dropped
+    assert slow.frames.full()
+    frames = drain(slow)
+    assert frames[-1] is None
+    assert None not in frames[:-1]
+    assert hub.subscriber_count == 1
+    # The fast tab is untouched and keeps receiving.
+    assert not fast.dropped
+    hub.mark({Aspect.STATUS})
+    hub.flush()
+    assert len(drain(fast)) == 2
+    assert drain(slow) == []
+
+
+async def test_unsubscribed_tabs_get_no_more_frames(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    hub.unsubscribe(sub)
+    agent_says(hub, "x")
+    hub.flush()
+    assert drain(sub) == []
+    assert hub.subscriber_count == 0
+
+
+async def test_the_flusher_task_coalesces_and_stop_ends_every_stream() -> None:
+    hub = LiveHub(SessionState(), interval=0)
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        for piece in ("a", "b", "c"):
+            agent_says(hub, piece)  # no await in between: the flusher cannot run until we yield
+        frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert "abc" in str(frame)
+    finally:
+        await hub.stop()
+    assert drain(sub) == [None]
+    assert hub.subscriber_count == 0
+
+
+async def test_stop_without_start_still_ends_streams(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    await hub.stop()
+    assert drain(sub)[-1] is None
+
+
+async def settle() -> None:
+    """Give the flusher task many loop turns (and a little time) to do whatever it is going to do."""
+    for _ in range(20):
+        await asyncio.sleep(0.005)
+
+
+async def test_after_a_quiet_spell_a_change_is_sent_at_once_whatever_the_frame_budget() -> None:
+    hub = LiveHub(SessionState(), interval=3600)  # a budget no test would wait out
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        agent_says(hub, "first")
+        frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert "first" in str(frame)
+    finally:
+        await hub.stop()
+
+
+async def test_while_changes_keep_coming_the_next_frame_waits_out_the_frame_budget() -> None:
+    hub = LiveHub(SessionState(), interval=3600)
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        agent_says(hub, "first")
+        await asyncio.wait_for(sub.frames.get(), 5)
+        agent_says(hub, " second")
+        await settle()
+        assert drain(sub) == []  # coalescing: held until the budget since the last frame is over
+    finally:
+        await hub.stop()
+
+
+async def test_a_tab_that_has_not_taken_its_last_frame_holds_the_next_until_it_does() -> None:
+    hub = LiveHub(SessionState(), interval=0)
+    sub = hub.subscribe()  # its snapshot waits in the queue: the tab is behind
+    hub.start()
+    try:
+        agent_says(hub, "one")
+        await settle()
+        assert sub.frames.qsize() == 1  # only the snapshot: the change waits for the tab
+        agent_says(hub, " two")
+        sub.frames.get_nowait()  # the tab catches up
+        frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert "one two" in str(frame)  # both changes in one frame
+    finally:
+        await hub.stop()
+
+
+async def test_a_changed_item_is_rendered_once_per_frame_for_every_tab_that_knows_it(
+    hub: LiveHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    real_item, real_delta = render.item, render.message_delta
+
+    def counting_item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
+        calls.append(f"item oob={oob}")
+        return real_item(state, entry, oob=oob)
+
+    def counting_delta(entry_id: str, change: Delta) -> str:
+        calls.append("delta")
+        return real_delta(entry_id, change)
+
+    monkeypatch.setattr(render, "item", counting_item)
+    monkeypatch.setattr(render, "message_delta", counting_delta)
+    first = hub.subscribe()
+    tool_call(hub, "in_progress")
+    agent_says(hub, "hello")
+    hub.flush()  # both new to `first`: appended
+    second = hub.subscribe()  # `second` got them in its snapshot
+    agent_says(hub, " again")
+    tool_call(hub, "completed")
+    calls.clear()
+    hub.flush()
+    assert sorted(calls) == ["delta", "item oob=True"]  # one render of each, shared by both tabs
+    assert drain(first)[-1] == drain(second)[-1]
