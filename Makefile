@@ -1,6 +1,8 @@
 # Two commands do all setup on a fresh machine:
 #   make run   installs webclient into .venv and runs it with the bundled demo agent
 #   make test  installs everything (and Debian's chromium-headless-shell for the browser tests) and runs every test
+# make check runs what a reviewer checks (lint, format, types, layers); make package-check builds the wheel
+# and runs it from a fresh virtual environment. CI (.ci/run) runs all three.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -11,7 +13,8 @@ ARGS ?=
 TEST_WORKERS ?= 4
 BROWSER_WORKERS ?= 3
 
-.PHONY: run test screenshots install install-test install-dev browser lint typecheck bench clean
+.PHONY: run test screenshots install install-test install-dev browser check lint format-check typecheck layers \
+	package-check bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,11 +62,26 @@ test: install-test browser
 screenshots: install-test browser
 	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS)
 
+# Fails on a lint or format error, a type error (mypy --strict, pyproject.toml) or an upward import between
+# the layers. Stops at the first failing step; `make -k check` runs every step and fails if any did.
+check: lint format-check typecheck layers
+
 lint: install-dev
 	$(BIN)/ruff check .
 
+format-check: install-dev
+	$(BIN)/ruff format --check .
+
 typecheck: install-dev
-	$(BIN)/mypy webclient
+	$(BIN)/mypy webclient tests e2e conftest.py scripts/smoke_wheel.py
+
+layers: install-test
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_layers.py
+
+# The sdist and wheel built as users' installers build them, the wheel installed in a fresh virtual
+# environment, its `webclient` started and its page and bundles fetched (scripts/smoke_wheel.py).
+package-check: install-test
+	$(BIN)/python scripts/smoke_wheel.py
 
 bench: install-test
 	$(BIN)/python bench/streaming.py
