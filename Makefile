@@ -7,9 +7,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
-# Test processes (pytest-xdist). Each takes whole test files; the order and why are in conftest.py. On a
-# 2-core machine: four while the tests of tests/ wait on agents and timeouts, three of which go on to the
-# browser tests (a fourth browser, server and demo agent would cost more than it gains).
+# Test processes (pytest-xdist), for the two runs of `make test`; each takes whole test files, in the order
+# of conftest.py. On a 2-core machine: four for tests/, whose tests wait on agents and timeouts often, then
+# three for the browser tests of e2e/ (a fourth browser, server and demo agent would cost more than it gains).
 TEST_WORKERS ?= 4
 BROWSER_WORKERS ?= 3
 
@@ -52,10 +52,15 @@ browser:
 	@scripts/ensure-browser
 
 # Bytecode compiled up front: where PYTHONDONTWRITEBYTECODE is set, every server and agent subprocess of the
-# suite would otherwise compile webclient from source again.
+# suite would otherwise compile webclient from source again. Two runs, tests/ then e2e/, each on its own
+# number of workers; both run, and the target fails if either did. ARGS are options given to both (`-x`,
+# `-k NAME`); a run they leave without a test (pytest's exit status 5) is not a failure.
 test: install-test browser
 	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --browser-workers $(BROWSER_WORKERS) $(ARGS)
+	status=0; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) tests $(ARGS) || [ $$? -eq 5 ] || status=1; \
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS) || [ $$? -eq 5 ] || status=1; \
+	exit $$status
 
 # The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
 # phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.
