@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import html.parser
+import http.client
 import http.cookiejar
 import os
 import re
@@ -23,7 +24,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -96,8 +96,15 @@ def running(command: Path, work: Path) -> Iterator[tuple[str, str]]:
     )
     try:
         yield first_line(server)
-    finally:
-        stop(server)
+    except SmokeFailure as failure:
+        server.kill()
+        server.wait()
+        raise SmokeFailure(f"{failure}\nthe server's errors:\n{errors_of(server)}") from None
+    stop(server)
+
+
+def errors_of(server: subprocess.Popen[str]) -> str:
+    return server.stderr.read() if server.stderr else ""
 
 
 def first_line(server: subprocess.Popen[str]) -> tuple[str, str]:
@@ -123,8 +130,7 @@ def stop(server: subprocess.Popen[str]) -> None:
         server.wait()
         raise SmokeFailure(f"the server did not stop within {STOP_TIMEOUT_S:.0f} s of SIGINT") from None
     if code != 0:
-        errors = server.stderr.read() if server.stderr else ""
-        raise SmokeFailure(f"the server exited with {code} on SIGINT:\n{errors}")
+        raise SmokeFailure(f"the server exited with {code} on SIGINT:\n{errors_of(server)}")
 
 
 class LinkedFiles(html.parser.HTMLParser):
@@ -145,7 +151,8 @@ class LinkedFiles(html.parser.HTMLParser):
 def fetch(opener: urllib.request.OpenerDirector, url: str, types: tuple[str, ...]) -> str:
     try:
         return read(opener, url, types)
-    except urllib.error.URLError as exc:  # HTTPError too: urllib raises for a status of 400 or more
+    # urllib raises HTTPError for a status of 400 or more; a server that dies mid-answer resets the socket.
+    except (OSError, http.client.HTTPException) as exc:
         raise SmokeFailure(f"GET {url}: {exc}") from None
 
 
@@ -184,12 +191,22 @@ def source_version() -> str:
     return found.group(1)
 
 
-def smoke(work: Path) -> None:
+def smoke(work: Path, installed: Path | None) -> None:
     started = time.monotonic()
+    command = installed or build_and_install(work)
+    serve_and_fetch(command, work)
+    print(f"stopped cleanly; package check passed in {time.monotonic() - started:.1f} s", flush=True)
+
+
+def build_and_install(work: Path) -> Path:
     wheel = build(work)
     print(f"built {', '.join(sorted(p.name for p in wheel.parent.iterdir()))}", flush=True)
     command = install(wheel, work)
     print(f"installed {wheel.name} in a fresh virtual environment", flush=True)
+    return command
+
+
+def serve_and_fetch(command: Path, work: Path) -> None:
     with running(command, work) as (version, url):
         if version != source_version():
             raise SmokeFailure(f"the server says version {version}, webclient/__init__.py {source_version()}")
@@ -197,7 +214,6 @@ def smoke(work: Path) -> None:
         print(
             f"webclient {version} served {len(fetched)} files: {', '.join(map(short, fetched))}", flush=True
         )
-    print(f"stopped cleanly; package check passed in {time.monotonic() - started:.1f} s", flush=True)
 
 
 def short(url: str) -> str:
@@ -207,10 +223,16 @@ def short(url: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--keep", action="store_true", help="keep the build, venv and workspace folder")
+    parser.add_argument(
+        "--installed",
+        type=Path,
+        metavar="PATH",
+        help="check this webclient command (e.g. one pipx installed) instead of building and installing one",
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="webclient-package-check-"))
     try:
-        smoke(work)
+        smoke(work, args.installed)
     except SmokeFailure as failure:
         print(f"package check FAILED: {failure}", file=sys.stderr)
         return 1
