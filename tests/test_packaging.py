@@ -10,6 +10,7 @@ so it needs no network; `make package-check` builds in isolation and runs the in
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
@@ -93,3 +94,38 @@ def test_the_command_line_prints_the_version(capsys: pytest.CaptureFixture[str])
         build_parser().parse_args(["--version"])
     assert exited.value.code == 0
     assert capsys.readouterr().out == f"webclient {webclient.__version__}\n"
+
+
+SMOKE = ROOT / "scripts" / "smoke_wheel.py"
+
+
+def smoke(command: Path) -> subprocess.CompletedProcess[str]:
+    """scripts/smoke_wheel.py (what `make package-check` runs on a fresh install) run on `command`."""
+    check = [sys.executable, str(SMOKE), "--installed", str(command)]
+    return subprocess.run(check, capture_output=True, text=True, timeout=120)
+
+
+def test_the_package_check_passes_a_webclient_that_serves_its_page() -> None:
+    done = smoke(Path(sys.executable).parent / "webclient")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"webclient {webclient.__version__} served" in done.stdout
+
+
+def test_the_package_check_fails_a_webclient_that_serves_nothing(tmp_path: Path) -> None:
+    # Prints the line a real start prints, with a port nothing listens on, and waits to be stopped.
+    fake = tmp_path / "webclient"
+    url = f"http://127.0.0.1:{unused_port()}/?token=t"
+    fake.write_text(
+        f'#!/bin/sh\necho "webclient {webclient.__version__} is running at {url}"\nexec sleep 60\n'
+    )
+    fake.chmod(0o755)
+    done = smoke(fake)
+    assert done.returncode == 1
+    assert f"package check FAILED: GET {url}" in done.stderr
+
+
+def unused_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
