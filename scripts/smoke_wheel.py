@@ -77,7 +77,7 @@ def clean_environment(work: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("WEBCLIENT_")}
     home = work / "home"
     home.mkdir()
-    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), PYTHONDONTWRITEBYTECODE="1")
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
     return env
 
 
@@ -100,6 +100,10 @@ def running(command: Path, work: Path) -> Iterator[tuple[str, str]]:
         server.kill()
         server.wait()
         raise SmokeFailure(f"{failure}\nthe server's errors:\n{errors_of(server)}") from None
+    except BaseException:  # a bug here, or Ctrl+C: no server is left behind
+        server.kill()
+        server.wait()
+        raise
     stop(server)
 
 
