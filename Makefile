@@ -1,17 +1,20 @@
 # Two commands do all setup on a fresh machine:
 #   make run   installs webclient into .venv and runs it with the bundled demo agent
 #   make test  installs everything (and Debian's chromium-headless-shell for the browser tests) and runs every test
+# make check runs what a reviewer checks (lint, format, types, layers); make package-check builds the wheel
+# and runs it from a fresh virtual environment. CI (.ci/run) runs all three.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
-# Test processes (pytest-xdist). Each takes whole test files; the order and why are in conftest.py. On a
-# 2-core machine: four while the tests of tests/ wait on agents and timeouts, three of which go on to the
-# browser tests (a fourth browser, server and demo agent would cost more than it gains).
+# Test processes (pytest-xdist), for the two runs of `make test`; each takes whole test files, in the order
+# of conftest.py. On a 2-core machine: four for tests/, whose tests wait on agents and timeouts often, then
+# three for the browser tests of e2e/ (a fourth browser, server and demo agent would cost more than it gains).
 TEST_WORKERS ?= 4
 BROWSER_WORKERS ?= 3
 
-.PHONY: run test screenshots install install-test install-dev browser lint typecheck bench clean
+.PHONY: run test screenshots install install-test install-dev browser check lint format-check typecheck layers \
+	package-check bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,21 +52,41 @@ browser:
 	@scripts/ensure-browser
 
 # Bytecode compiled up front: where PYTHONDONTWRITEBYTECODE is set, every server and agent subprocess of the
-# suite would otherwise compile webclient from source again.
+# suite would otherwise compile webclient from source again. Two runs, tests/ then e2e/, each on its own
+# number of workers; both run, and the target fails if either did. ARGS are options given to both (`-x`,
+# `-k NAME`); a run they leave without a test (pytest's exit status 5) is not a failure.
 test: install-test browser
 	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --browser-workers $(BROWSER_WORKERS) $(ARGS)
+	status=0; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) tests $(ARGS) || [ $$? -eq 5 ] || status=1; \
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS) || [ $$? -eq 5 ] || status=1; \
+	exit $$status
 
 # The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
 # phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.
 screenshots: install-test browser
 	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS)
 
+# Fails on a lint or format error, a type error (mypy --strict, pyproject.toml) or an upward import between
+# the layers. Stops at the first failing step; `make -k check` runs every step and fails if any did.
+check: lint format-check typecheck layers
+
 lint: install-dev
 	$(BIN)/ruff check .
 
+format-check: install-dev
+	$(BIN)/ruff format --check .
+
 typecheck: install-dev
-	$(BIN)/mypy webclient
+	$(BIN)/mypy webclient tests e2e conftest.py scripts/smoke_wheel.py
+
+layers: install-test
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_layers.py
+
+# The sdist and wheel built as users' installers build them, the wheel installed in a fresh virtual
+# environment, its `webclient` started and its page and bundles fetched (scripts/smoke_wheel.py).
+package-check: install-test
+	$(BIN)/python scripts/smoke_wheel.py
 
 bench: install-test
 	$(BIN)/python bench/streaming.py

@@ -1,4 +1,4 @@
-"""The root conftest's placement of test files on `make test`'s workers, in a pytest run of its own."""
+"""The root conftest's order of test files, in pytest runs of their own: what `make test`'s workers take."""
 
 from __future__ import annotations
 
@@ -15,34 +15,45 @@ import os, time
 def test_records_where_it_ran(request):
     path = request.node.nodeid.split('::')[0]
     with open(os.environ["PLACEMENT_LOG"], "a") as log:
-        log.write(f"{os.environ['PYTEST_XDIST_WORKER']} {path}\\n")
-    if path.startswith("e2e/"):
-        time.sleep(0.2)  # long enough that, without a limit, an idle worker would take the next one
+        log.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')} {path}\\n")
+    time.sleep(0.1)  # long enough that both workers take files
 """
-FILES = ("tests/test_a.py", "tests/test_b.py", "tests/test_c.py", *(f"e2e/test_{n}.py" for n in "wxyz"))
+# Collected in this order (pytest sorts by path); how many tests each file has.
+SIZES = {"e2e/test_a.py": 1, "e2e/test_b.py": 3, "tests/test_c.py": 1, "tests/test_d.py": 2}
 
 
-def test_browser_files_go_to_at_most_the_limit_of_workers_and_never_before_a_tests_file(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project with the root conftest and the files of SIZES, whose tests log where they ran."""
     pytester.makeconftest((ROOT / "conftest.py").read_text())
-    for name in FILES:
+    for name, size in SIZES.items():
         path = pytester.path / name
         path.parent.mkdir(exist_ok=True)
-        path.write_text(RECORD)
+        path.write_text("".join(RECORD.replace("where_it_ran", f"where_it_ran_{n}") for n in range(size)))
     log = pytester.path / "placement.log"
     monkeypatch.setenv("PLACEMENT_LOG", str(log))
+    return log
 
-    # Two workers with a limit of one: without it, both go on to the browser tests' files.
-    options = ["-n", "2", "--dist", "loadfile", "--browser-workers", "1"]
+
+def run(pytester: pytest.Pytester, *options: str) -> None:
     result = pytester.runpytest(*options, "-p", "no:cacheprovider", "-p", "no:asyncio")
+    result.assert_outcomes(passed=sum(SIZES.values()))
 
-    result.assert_outcomes(passed=len(FILES))
-    runs = [line.split() for line in log.read_text().splitlines()]
-    assert sorted(path for _, path in runs) == sorted(FILES)
-    browsing = {worker for worker, path in runs if path.startswith("e2e/")}
-    assert len(browsing) == 1
-    for worker in browsing:
-        paths = [path for who, path in runs if who == worker]
-        first_browser = next(i for i, path in enumerate(paths) if path.startswith("e2e/"))
-        assert all(path.startswith("e2e/") for path in paths[first_browser:]), paths
+
+def test_tests_files_come_before_browser_files_larger_files_first(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    run(pytester)
+
+    paths = list(dict.fromkeys(line.split()[1] for line in project.read_text().splitlines()))
+    assert paths == ["tests/test_d.py", "tests/test_c.py", "e2e/test_b.py", "e2e/test_a.py"]
+
+
+def test_no_worker_takes_a_tests_file_after_a_browser_file(pytester: pytest.Pytester, project: Path) -> None:
+    run(pytester, "-n", "2", "--dist", "loadfile", "--no-loadscope-reorder")
+
+    runs = [line.split() for line in project.read_text().splitlines()]
+    assert sorted({path for _, path in runs}) == sorted(SIZES)
+    for worker in {who for who, _ in runs}:
+        groups = [path.startswith("e2e/") for who, path in runs if who == worker]
+        assert groups == sorted(groups), (worker, runs)
