@@ -13,7 +13,7 @@ ARGS ?=
 TEST_WORKERS ?= 4
 BROWSER_WORKERS ?= 3
 
-.PHONY: run test screenshots install install-test install-dev browser check lint format-check typecheck layers \
+.PHONY: run test screenshots install install-test install-dev browser node check lint format-check typecheck layers \
 	package-check bench clean
 
 $(BIN)/python:
@@ -51,11 +51,14 @@ run: $(INSTALLED)
 browser:
 	@scripts/ensure-browser
 
+node:
+	@scripts/ensure-node
+
 # Bytecode compiled up front: where PYTHONDONTWRITEBYTECODE is set, every server and agent subprocess of the
 # suite would otherwise compile webclient from source again. Two runs, tests/ then e2e/, each on its own
 # number of workers; both run, and the target fails if either did. ARGS are options given to both (`-x`,
 # `-k NAME`); a run they leave without a test (pytest's exit status 5) is not a failure.
-test: install-test browser
+test: install-test browser node
 	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
 	status=0; \
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) tests $(ARGS) || [ $$? -eq 5 ] || status=1; \
