@@ -91,7 +91,7 @@ layers: install-test
 package-check: install-test
 	$(BIN)/python scripts/smoke_wheel.py
 
-bench: install-test
+bench: install-test browser
 	$(BIN)/python bench/streaming.py
 
 clean:

@@ -16,21 +16,30 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import websockets
+
+# The benchmark drives the Chromium the browser tests drive (the one `make test` installed), found the
+# same way: bench/ runs as a script, so the checkout's root goes on the path for tests.support.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.support import chromium  # noqa: E402
 
 DEVTOOLS_URL = re.compile(r"DevTools listening on (ws://\S+)")
 
 
 def chromium_path() -> str:
-    for candidate in (os.environ.get("WEBCLIENT_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    raise SystemExit("no Chromium found (set WEBCLIENT_CHROMIUM)")
+    found = chromium.chromium_path()
+    if found is None:
+        raise SystemExit(
+            "no Chromium found: run `make browser` (Debian's chromium-headless-shell), or set WEBCLIENT_CHROMIUM"
+        )
+    return found
 
 
 class Page:
