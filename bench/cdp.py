@@ -28,7 +28,7 @@ import websockets
 # The benchmark drives the Chromium the browser tests drive (the one `make test` installed), found the
 # same way: bench/ runs as a script, so the checkout's root goes on the path for tests.support.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.support import chromium  # noqa: E402
+from tests.support import chromium
 
 DEVTOOLS_URL = re.compile(r"DevTools listening on (ws://\S+)")
 
@@ -36,9 +36,7 @@ DEVTOOLS_URL = re.compile(r"DevTools listening on (ws://\S+)")
 def chromium_path() -> str:
     found = chromium.chromium_path()
     if found is None:
-        raise SystemExit(
-            "no Chromium found: run `make browser` (Debian's chromium-headless-shell), or set WEBCLIENT_CHROMIUM"
-        )
+        raise SystemExit("no Chromium found: run `make browser`, or set WEBCLIENT_CHROMIUM")
     return found
 
 
