@@ -109,3 +109,28 @@ async def test_the_inspector_keeps_a_bounded_number_of_bytes_and_says_how_much_i
     cookie = server.cookie()
     kept = http_get(server.base + "/s/s1/inspector.jsonl", headers={"cookie": cookie}, timeout=30)
     assert kept.status_code == 200 and len(kept.content) < 24 * MiB
+
+
+async def test_lone_surrogates_in_a_chunk_a_title_and_a_stored_title_show_marked_and_pages_still_load(
+    serve: Serve,
+) -> None:
+    # A JavaScript agent that cuts a string inside an emoji sends half of a surrogate pair; one used to
+    # make the session's page (a chunk), every page (a title) or every start (a stored title) answer 500.
+    server = serve("broken_text")
+    tab = await open_tab(server)
+    await tab.wait_for(status_is("ready"))
+    await tab.wait_for(lambda html: "stored \ufffd" in html)  # the agent's stored session, in the sidebar
+
+    await tab.send(action="prompt", text="go")
+    await tab.wait_for(turn_finished("go"))
+    await tab.wait_for(lambda html: "\ufffd title" in html)
+
+    assert Page.parse(tab.html).texts("agent") == ["cut here \ufffd, and here \ufffd."]
+    headers = {"cookie": server.cookie()}
+    page = http_get(server.base + "/s/s1", headers=headers, timeout=30)
+    assert page.status_code == 200, page.text[:500]
+    assert "\ufffd title" in page.text and "stored \ufffd" in page.text
+    fresh = await open_tab(server)
+    await fresh.wait_for(lambda html: "cut here \ufffd, and here \ufffd." in html)
+    log = http_get(server.base + "/s/s1/inspector.jsonl", headers=headers, timeout=30)
+    assert log.status_code == 200 and "\ufffd title" in log.text

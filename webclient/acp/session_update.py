@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
 from webclient.acp.content_blocks import short_error
 from webclient.acp.models import Notice, NoticeLevel, SessionEvent, Translation
 from webclient.acp.suggestions import SUGGESTIONS_VARIANT, legacy_suggestions, read_suggestions
@@ -58,7 +56,7 @@ def translate_with(
         return Translation(session_id, (unknown_variant_notice(kind),))
     try:
         events = translate(session_id, update)
-    except (ValidationError, ValueError, TypeError, KeyError) as exc:
+    except Exception as exc:  # whatever the agent sent makes a notice, never a dead reader
         return malformed(session_id, f"malformed {kind} update was ignored", short_error(exc))
     return Translation(session_id, (*events, *_legacy(kind, update)))
 

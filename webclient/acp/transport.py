@@ -16,6 +16,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from webclient.acp.wire_values import parse_line
+
 GarbageCallback = Callable[[str], None]
 OverflowCallback = Callable[[int], None]
 # The longest line we take in (a message with a large file or image is legal and long). A longer one is
@@ -79,7 +81,7 @@ class NdjsonTransport:
             text = line.strip()
             if not text:
                 continue
-            message = _parse(text)
+            message = parse_line(text)
             if isinstance(message, dict) or (batches and isinstance(message, list)):
                 return message
             self._on_garbage(text.decode("utf-8", errors="replace"))
@@ -127,12 +129,3 @@ class NdjsonTransport:
         self._overflowed = True
         if self._on_overflow is not None:
             self._on_overflow(size)
-
-
-def _parse(text: bytes) -> Any:
-    """The line's JSON value, or None when it is not JSON."""
-    try:
-        return json.loads(text)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        # RecursionError: a deeply nested line ("[[[[…") is garbage too, not a reason to stop reading.
-        return None
