@@ -13,7 +13,7 @@ ARGS ?=
 TEST_WORKERS ?= 4
 BROWSER_WORKERS ?= 3
 
-.PHONY: run test screenshots install install-test install-dev browser node check lint format-check typecheck layers \
+.PHONY: run test screenshots install install-test install-dev browser node peers check lint format-check typecheck layers \
 	package-check bench clean
 
 $(BIN)/python:
@@ -54,11 +54,15 @@ browser:
 node:
 	@scripts/ensure-node
 
+# The test agents on the official ACP TypeScript SDK (tests/peers/), installed with `npm ci` from its lock file.
+peers: node
+	@scripts/ensure-peers
+
 # Bytecode compiled up front: where PYTHONDONTWRITEBYTECODE is set, every server and agent subprocess of the
 # suite would otherwise compile webclient from source again. Two runs, tests/ then e2e/, each on its own
 # number of workers; both run, and the target fails if either did. ARGS are options given to both (`-x`,
 # `-k NAME`); a run they leave without a test (pytest's exit status 5) is not a failure.
-test: install-test browser node
+test: install-test browser node peers
 	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
 	status=0; \
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) tests $(ARGS) || [ $$? -eq 5 ] || status=1; \
@@ -67,7 +71,7 @@ test: install-test browser node
 
 # The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
 # phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.
-screenshots: install-test browser
+screenshots: install-test browser peers
 	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS)
 
 # Fails on a lint or format error, a type error (mypy --strict, pyproject.toml) or an upward import between

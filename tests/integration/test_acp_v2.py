@@ -308,7 +308,7 @@ async def test_a_stored_session_can_be_deleted_where_the_agent_says_so(v2: Sessi
     await eventually(lambda: v2.state.sidebar.stored == (), TURN_SECONDS, "the deleted session to go")
 
 
-async def test_a_v1_agent_offers_no_delete(workspace: Path) -> None:
+async def test_a_v1_agent_without_the_delete_capability_offers_no_delete(workspace: Path) -> None:
     async with started(settings_for(workspace, protocol="1")) as driver:
         await session_open(driver)
         assert not driver.state.sidebar.can_delete

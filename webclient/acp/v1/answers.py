@@ -54,6 +54,7 @@ def agent_capabilities(caps: Mapping[str, Any]) -> AgentCapabilities:
         list_sessions=isinstance(session.get("list"), dict),
         resume_session=isinstance(session.get("resume"), dict),
         close_session=isinstance(session.get("close"), dict),
+        delete_session=isinstance(session.get("delete"), dict),
         mcp_http=as_object(caps.get("mcpCapabilities")).get("http") is True,
         prompt=PromptCapabilities(
             image=_granted(prompt.get("image")),

@@ -126,8 +126,8 @@ class AgentConnection:
         await self._request("session/close", {"sessionId": session_id})
 
     async def delete_session(self, session_id: str) -> None:
-        # ACP v1 has no way to delete a stored session; the page offers it only where v2 says it may.
-        raise AgentRequestError("session/delete", -32601, "ACP v1 cannot delete sessions")
+        """`session/delete`: offered by the page only where `sessionCapabilities.delete` says so."""
+        await self._request("session/delete", {"sessionId": session_id})
 
     async def prompt(self, session_id: str, blocks: Sequence[PromptBlock]) -> str:
         """Send `session/prompt` with these blocks (see `prompt_to_wire`); return the stop reason."""

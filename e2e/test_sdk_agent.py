@@ -1,0 +1,114 @@
+"""The agent built on the official ACP TypeScript SDK (`tests/peers/sdk_agent.mjs`), in a real browser,
+in ACP v1 and v2 over stdio: a conversation with suggestions, a permission, and a stored session that
+comes back and is deleted. One server per version, each with its own store of the agent's sessions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.support.browser import AGENT_STARTUP_TIMEOUT, open_signed_in
+from tests.support.layouts import assert_accessible
+from tests.support.live import LiveServer, serve_in_thread
+from tests.support.pages import agent_messages, user_messages
+from tests.support.sdk_peer import sdk_agent_command
+
+LIST_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module", params=["1", "2"], ids=["v1", "v2"])
+def sdk_version(request: pytest.FixtureRequest) -> str:
+    """The ACP version this module's server speaks with the SDK agent (`--protocol`)."""
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def sdk_server(sdk_version: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    workspace = tmp_path_factory.mktemp(f"sdk-v{sdk_version}")
+    with serve_in_thread(
+        agent=sdk_agent_command(),
+        cwd=workspace,
+        extra_args=["--protocol", sdk_version],
+        agent_env={"SDK_AGENT_STORE": str(workspace / "sessions.json")},
+        startup_timeout=AGENT_STARTUP_TIMEOUT,
+    ) as live:
+        yield live
+
+
+@pytest.fixture
+def sdk_page(browser: Browser, sdk_server: LiveServer) -> Iterator[Page]:
+    context = browser.new_context()
+    page = context.new_page()
+    open_signed_in(page, sdk_server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute(
+        "data-state", "ready", timeout=AGENT_STARTUP_TIMEOUT * 1000
+    )
+    yield page
+    context.close()
+
+
+def send(page: Page, text: str) -> None:
+    composer = page.get_by_test_id("composer")
+    composer.fill(text)
+    composer.press("Enter")
+
+
+def test_a_turn_with_the_sdk_agent_offers_its_suggestions_and_sends_a_chosen_one(
+    sdk_page: Page, sdk_version: str
+) -> None:
+    page = sdk_page
+    version = sdk_version
+    page.get_by_test_id("new-session").click()
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    expect(page.get_by_test_id("protocol-version")).to_have_attribute("data-version", version)
+    send(page, "hello")
+    expect(agent_messages(page).last).to_contain_text("You said: hello")
+    chips = page.locator('#suggestions [data-testid="suggestion"]')
+    expect(chips).to_have_count(2)
+    expect(chips.first).to_contain_text("Tell me more")
+    assert_accessible(page, f"the SDK agent's suggestions in ACP v{version}")
+    chips.first.click()
+    expect(user_messages(page)).to_have_count(2)
+    expect(agent_messages(page).last).to_contain_text("You said: Tell me more")
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+
+def test_the_sdk_agents_permission_request_is_answered_from_the_page(sdk_page: Page) -> None:
+    page = sdk_page
+    page.get_by_test_id("new-session").click()
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, "permission")
+    permission = page.get_by_test_id("permission")
+    expect(permission).to_have_attribute("data-state", "pending")
+    permission.locator('[data-option-id="allow"]').click()
+    expect(permission).to_have_attribute("data-state", "answered")
+    expect(agent_messages(page).last).to_contain_text("Edited notes.txt.")
+
+
+def test_a_closed_sdk_session_comes_back_with_its_history_and_can_be_deleted(sdk_page: Page) -> None:
+    page = sdk_page
+    page.get_by_test_id("new-session").click()
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, "keep this one")
+    expect(agent_messages(page).last).to_contain_text("You said: keep this one")
+    page.get_by_test_id("new-session").click()
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    page.get_by_test_id("session-link").filter(has_text="keep this one").get_by_test_id(
+        "close-session"
+    ).click()
+
+    stored = page.get_by_test_id("stored-session").filter(has_text="keep this one")
+    expect(stored).to_have_count(1, timeout=LIST_TIMEOUT_MS)
+    stored.get_by_test_id("load-session").click()
+    expect(user_messages(page).first).to_contain_text("keep this one")
+    expect(agent_messages(page).first).to_contain_text("You said: keep this one")
+
+    page.get_by_test_id("session-link").filter(has_text="keep this one").get_by_test_id(
+        "close-session"
+    ).click()
+    expect(stored).to_have_count(1, timeout=LIST_TIMEOUT_MS)
+    stored.get_by_test_id("delete-session").locator("summary").click()
+    stored.get_by_test_id("confirm-delete").click()
+    expect(stored).to_have_count(0, timeout=LIST_TIMEOUT_MS)
