@@ -28,6 +28,9 @@ from webclient.acp.models import (
 )
 
 SUGGESTIONS_VARIANT = "prompt_suggestions_update"
+# The most suggestions one list keeps: 20,000 of them once took 37 s and a 90 MB frame to show. Entries
+# past it are not even read; one skip says how many there were.
+MAX_SUGGESTIONS = 50
 
 # Always allowed: every Agent accepts these in prompts and every advertising Client can offer them.
 BASELINE_TYPES = frozenset({"text", "resource_link"})
@@ -87,11 +90,17 @@ def parse_update(update: Mapping[str, Any], allowed: frozenset[str]) -> Suggesti
         raise MalformedUpdate(f"prompt_suggestions_update whose suggestions is {_json_type(raw)}, not a list")
     kept: list[Suggestion] = []
     skipped: list[Skipped] = []
-    for index, entry in enumerate(raw):
+    for index, entry in enumerate(raw[:MAX_SUGGESTIONS]):
         try:
             kept.append(_parse_suggestion(entry, allowed))
         except _Unusable as exc:
             skipped.append(Skipped(index=index, reason=str(exc), agent_fault=exc.agent_fault))
+    if len(raw) > MAX_SUGGESTIONS:
+        reason = (
+            f"it and the {len(raw) - MAX_SUGGESTIONS - 1:,} after it were left out: a list offers at most "
+            f"{MAX_SUGGESTIONS} suggestions"
+        )
+        skipped.append(Skipped(index=MAX_SUGGESTIONS, reason=reason, agent_fault=False))
     return SuggestionsEvent(tuple(kept), tuple(skipped))
 
 

@@ -10,9 +10,14 @@ from dataclasses import dataclass
 from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, Suggestion, TextPart
 from webclient.domain.prompt import composer_text
 from webclient.views import hidden_chars
+from webclient.views.diff import text_key
 
 # A chip shows this many characters of its text, then an explicit "show all (+N characters)" expander.
 CHIP_TEXT_LIMIT = 280
+# The most characters a chip holds at all, expanded: one suggestion of 5,000,000 characters took 23 s to
+# show and made a 25 MB page. Past it, a suggestion is `oversized`: the chip shows its first characters
+# and links to the whole text, and it cannot be sent from the chip, since it could not be read there.
+CHIP_SHOWN_LIMIT = 4000
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,14 @@ class ChipView:
     hidden_count: int
     composer_text: str
     auto_eligible: bool
+    unshown_chars: int = 0  # characters of text past `CHIP_SHOWN_LIMIT`, not in the chip at all
+    full_text_key: str = ""  # names the whole text for its download (`diff.text_key`), when oversized
+
+    @property
+    def oversized(self) -> bool:
+        """Too long to show in full anywhere in the page: not sendable from the chip, nor put in the
+        composer; its whole text is a download."""
+        return self.unshown_chars > 0
 
     @property
     def truncated(self) -> bool:
@@ -53,12 +66,13 @@ class ChipView:
 
 
 def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
+    parts, cut = _bounded(suggestion.parts)
     head: list[ChipPiece] = []
     tail: list[ChipPiece] = []
     attachments: list[ContentPart] = []
     budget = limit
     extra = 0
-    for part in suggestion.parts:
+    for part in parts:
         if isinstance(part, TextPart):
             shown, rest = _split_text(part.text, budget)
             budget -= len(shown)
@@ -70,19 +84,41 @@ def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
         else:
             (tail if tail else head).append(ChipPiece(ref=len(attachments)))
             attachments.append(part)
-    hidden = sum(hidden_chars.count_hidden(s) for s in _visible_strings(suggestion.parts))
+    hidden = sum(hidden_chars.count_hidden(s) for s in _visible_strings(parts))
     return ChipView(
-        label=_label(suggestion.parts),
+        label=_label(parts),
         head=tuple(head),
         tail=tuple(tail),
         extra_chars=extra,
         attachments=tuple(attachments),
         hidden_count=hidden,
-        composer_text=composer_text(suggestion.parts, hidden_chars.strip_hidden),
+        composer_text="" if cut else composer_text(parts, hidden_chars.strip_hidden),
         # Auto-send only what needs no second look and is on screen in full: short plain text, no
         # attachments, no hidden characters.
-        auto_eligible=not attachments and hidden == 0 and not tail,
+        auto_eligible=not attachments and hidden == 0 and not tail and not cut,
+        unshown_chars=cut,
+        full_text_key=text_key(_text_of(suggestion.parts)) if cut else "",
     )
+
+
+def _bounded(parts: tuple[ContentPart, ...]) -> tuple[tuple[ContentPart, ...], int]:
+    """The parts with their text cut to `CHIP_SHOWN_LIMIT` characters in all, and how many were cut."""
+    budget, cut = CHIP_SHOWN_LIMIT, 0
+    kept: list[ContentPart] = []
+    for part in parts:
+        if isinstance(part, TextPart):
+            if len(part.text) > budget:
+                cut += len(part.text) - budget
+                if not budget:
+                    continue
+                part = TextPart(text=part.text[:budget])
+            budget -= len(part.text)
+        kept.append(part)
+    return tuple(kept), cut
+
+
+def _text_of(parts: tuple[ContentPart, ...]) -> str:
+    return "".join(p.text for p in parts if isinstance(p, TextPart))
 
 
 def _split_text(text: str, budget: int) -> tuple[str, str]:

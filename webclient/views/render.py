@@ -20,7 +20,7 @@ from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import assets, hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
-from webclient.views.diff import patch_lines, unified
+from webclient.views.diff import diff_view, patch_view
 from webclient.views.markdown import render_markdown
 from webclient.views.markdown_stream import Delta, Split, split, streamed_text
 from webclient.views.notices import has_detail, plain_text
@@ -57,8 +57,8 @@ def environment() -> Environment:
     env.globals["chip_view"] = chip_view
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
-    env.globals["unified_diff"] = unified
-    env.globals["patch_lines"] = patch_lines
+    env.globals["diff_view"] = diff_view
+    env.globals["patch_view"] = patch_view
     env.globals["welcome_starters"] = starters
     env.globals["notice_plain"] = plain_text
     env.globals["notice_has_detail"] = has_detail

@@ -15,6 +15,7 @@ from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import SessionState
 from webclient.settings import Settings
 from webclient.views import assets, render
+from webclient.views.full_texts import full_text
 from webclient.views.inspector import InspectorFeed
 from webclient.views.live import LiveHub
 from webclient.views.paths import STATIC_DIR
@@ -104,6 +105,20 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
             "cache-control": "no-store",
         }
         return Response(body, media_type="application/x-ndjson", headers=headers)
+
+    @app.get("/agent-text/{key}")
+    async def agent_text(key: str) -> Response:
+        """The whole text of an agent's item too big to show in full (a side of a change, a suggestion),
+        from any open session, as a download."""
+        for live in list(sessions.sessions.values()):
+            text = full_text(live.state, key[:64])
+            if text is not None:
+                headers = {
+                    "content-disposition": 'attachment; filename="webclient-agent-text.txt"',
+                    "cache-control": "no-store",
+                }
+                return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
+        raise HTTPException(status_code=404, detail="no such text (it was replaced, or its session closed)")
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:

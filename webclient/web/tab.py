@@ -12,7 +12,7 @@ from typing import assert_never
 from fastapi import WebSocket, WebSocketDisconnect
 from markupsafe import Markup
 
-from webclient.acp.models import ContentPart, Notice, NoticeLevel
+from webclient.acp.models import ContentPart, Notice, NoticeLevel, Suggestion
 from webclient.aio import cancel_and_wait
 from webclient.domain.items import NoticeItem
 from webclient.domain.live_session import LiveSession
@@ -21,6 +21,7 @@ from webclient.domain.prompt import PromptRejected
 from webclient.domain.registry import SessionRegistry
 from webclient.errors import Refused
 from webclient.views import hidden_chars, render
+from webclient.views.chips import chip_view
 from webclient.views.live import LiveHub, Subscriber
 from webclient.web.actions import (
     AttachFileAction,
@@ -85,9 +86,11 @@ class Tab:
             case PromptAction():
                 live.submit_composed(action.text, action.attachments, self.sub.composer)
             case SuggestionAction():
+                _refuse_oversized(_suggestion_if_there(live, action.generation, action.index), "sent")
                 live.send_suggestion(action.generation, action.index, auto_sent=action.auto)
             case EditSuggestionAction():
                 chosen = live.find_suggestion(action.generation, action.index)
+                _refuse_oversized(chosen, "put into the composer")
                 # Only this tab's composer takes the suggestion's attachments; the page gets their ids.
                 _, held = self.sub.composer.take(chosen, hidden_chars.strip_hidden)
                 self.sub.push(render.composer_attachments(held))
@@ -174,3 +177,20 @@ async def _send_frames(socket: WebSocket, sub: Subscriber) -> None:
             await socket.close(code=1012)
             return
         await socket.send_text(frame)
+
+
+def _suggestion_if_there(live: LiveSession[LiveHub], generation: int, index: int) -> Suggestion | None:
+    try:
+        return live.find_suggestion(generation, index)
+    except Refused:
+        return None  # replaced meanwhile: sending it says so
+
+
+def _refuse_oversized(suggestion: Suggestion | None, what: str) -> None:
+    """A suggestion the chip could not show in full is never used unread (its text is a download)."""
+    chip = None if suggestion is None else chip_view(suggestion)
+    if chip is not None and chip.oversized:
+        raise Refused(
+            f"that suggestion is {chip.unshown_chars:,} characters longer than the page can show, so it "
+            f"was not {what}; download its whole text from the suggestion to read it"
+        )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webclient.views.diff import DiffLine, unified
+from webclient.views.diff import MAX_SIDE_LINES, DiffLine, diff_view, find_text, text_key, unified
 
 
 def kinds(lines: list[DiffLine]) -> list[str]:
@@ -55,3 +55,26 @@ def test_distant_changes_make_separate_hunks() -> None:
     new = old.replace("2\n", "two\n", 1).replace("27\n", "twenty-seven\n")
 
     assert kinds(unified("/w/n", old, new)).count("hunk") == 2
+
+
+def test_a_change_past_the_bound_shows_each_sides_size_and_ends_without_diffing() -> None:
+    old = "".join(f"old {n}\n" for n in range(MAX_SIDE_LINES + 1))
+    view = diff_view("/w/a.txt", old, "new\n")
+
+    assert view.lines == ()
+    before, after = view.sides
+    assert (before.label, before.lines, before.head[0], before.tail[-1]) == (
+        "before",
+        MAX_SIDE_LINES + 1,
+        "old 0",
+        f"old {MAX_SIDE_LINES}",
+    )
+    assert (after.label, after.lines, after.tail) == ("after", 1, ())
+    assert find_text(["other", old], before.key) is old and before.key == text_key(old)
+
+
+def test_a_change_within_the_bound_is_diffed_once_and_then_taken_from_the_cache() -> None:
+    old, new = "a\nb\n" * 100, "a\nc\n" * 100
+    first = diff_view("/w/b.txt", old, new)
+    assert first.sides == () and first.lines
+    assert diff_view("/w/b.txt", old, new).lines is first.lines

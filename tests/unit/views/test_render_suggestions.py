@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from webclient.acp.models import Suggestion
+from webclient.acp.models import Suggestion, TextPart
 from webclient.acp.suggestions import parse_update
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
-from webclient.views.chips import chip_view
+from webclient.views.chips import CHIP_SHOWN_LIMIT, chip_view
+from webclient.views.diff import text_key
 
 ALL_TYPES = frozenset({"text", "resource_link", "image", "audio", "resource"})
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -123,3 +124,13 @@ def test_the_accessible_name_is_the_text_as_shown_with_files_by_name_and_hidden_
     link = {"type": "resource_link", "name": "a.py", "uri": "file:///etc/passwd"}
     view = chip_view(offered([text("Show\u202e "), link, text(" now")]).suggestions[0])
     assert view.label == "Show⟨U+202E⟩ a.py now"
+
+
+def test_a_suggestion_longer_than_a_chip_holds_is_cut_marked_oversized_and_never_auto_sent() -> None:
+    text = "L" * 1_000_000
+    chip = chip_view(Suggestion(parts=(TextPart(text=text),), wire=()))
+
+    assert chip.oversized and chip.unshown_chars == 1_000_000 - CHIP_SHOWN_LIMIT
+    assert sum(len(p.text or "") for p in chip.pieces) == CHIP_SHOWN_LIMIT
+    assert len(chip.label) <= CHIP_SHOWN_LIMIT and chip.composer_text == ""
+    assert not chip.auto_eligible and chip.full_text_key == text_key(text)
