@@ -22,6 +22,7 @@ BASE = {
     "webclient.settings",
     "webclient.agent_config",
     "webclient.sdk",
+    "webclient.text_controls",
 }
 # What the demo agent may import of the package: its root, and the SDK loader both sides of the wire use.
 DEMO_AGENT_MAY_IMPORT = {"webclient", "webclient.sdk"}

@@ -46,8 +46,13 @@ class Refused(WebclientError):
     """Something the user asked for cannot be done now; the message says why and is safe to show.
 
     Raised anywhere below the web layer and caught in one place there, which shows it to the tab that
-    asked. Whatever raised it changed nothing.
+    asked. Whatever raised it changed nothing. `detail`: the technical text behind it (the agent's error
+    and its data), shown one click away.
     """
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        self.detail = detail
+        super().__init__(message)
 
 
 class RequestRefused(WebclientError):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from webclient.text_controls import strip_line
+
 TAIL_LINES = 30
 TAIL_BYTES = 64 * 1024
 LINE_BYTES = 4 * 1024
@@ -69,5 +71,7 @@ class StderrTail:
 
     @staticmethod
     def _render(kept: bytes, cut: int) -> str:
-        text = kept.decode("utf-8", errors="replace").rstrip("\r")
+        # Agents log in colour for a terminal (codex-acp: "ESC[2m2026-…ESC[0m ESC[33m WARN ESC[0m"); the
+        # tail is for a page, so the escapes go here, once, for every place that shows it.
+        text = strip_line(kept.decode("utf-8", errors="replace"))
         return f"{text}… [{cut} more bytes cut]" if cut else text

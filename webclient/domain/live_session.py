@@ -36,7 +36,7 @@ from webclient.domain.files import FileAccess
 from webclient.domain.permissions import PermissionDesk
 from webclient.domain.prompt import ComposerAttachments, PromptRejected
 from webclient.domain.protected import ProtectedPaths
-from webclient.domain.reasons import describe_stop_reason, error_detail
+from webclient.domain.reasons import describe_stop_reason, error_detail, failure_text
 from webclient.domain.state import Aspect, SessionState, TurnState
 from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy
 from webclient.domain.terminals import TerminalManager
@@ -210,7 +210,7 @@ class LiveSession(Generic[SinkT]):
         try:
             await self.agent.cancel(self.state.session_id)
         except AgentError as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(str(exc), error_detail(exc)) from None
 
     async def _watch_cancel(self) -> None:
         """An agent that has not ended its turn within the grace period ignored the cancel: say so, and
@@ -232,7 +232,7 @@ class LiveSession(Generic[SinkT]):
         except AgentExitedError:
             pass  # the exit is reported once, to every session, with the agent's stderr
         except AgentError as exc:
-            self.notice(NoticeLevel.ERROR, str(exc), error_detail(exc))
+            self.notice(NoticeLevel.ERROR, failure_text("the turn failed", exc), error_detail(exc))
         finally:
             if not self._other_turns_running():
                 self._end_turn()
@@ -352,7 +352,7 @@ class LiveSession(Generic[SinkT]):
             await agent.set_mode(session_id, mode_id)
         except AgentError as exc:
             self.hub.mark({Aspect.DETAILS})
-            raise Refused(f"the agent did not switch the mode: {exc}") from None
+            raise Refused(failure_text("the agent did not switch the mode", exc), error_detail(exc)) from None
         self.hub.mark(self.state.set_current_mode(mode_id))
 
     async def set_config_option(self, config_id: str, value: str | bool) -> None:
@@ -367,7 +367,8 @@ class LiveSession(Generic[SinkT]):
             options = await agent.set_config_option(session_id, config_id, value)
         except AgentError as exc:
             self.hub.mark({Aspect.DETAILS})
-            raise Refused(f"the agent did not change {option.name!r}: {exc}") from None
+            what = f"the agent did not change {option.name!r}"
+            raise Refused(failure_text(what, exc), error_detail(exc)) from None
         if options is not None:
             self.hub.mark(self.state.set_config_options(options))
 

@@ -27,7 +27,7 @@ from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
 from webclient.domain.live_session import LiveSession
 from webclient.domain.protected import ProtectedPaths
-from webclient.domain.reasons import error_detail
+from webclient.domain.reasons import error_detail, failure_text
 from webclient.domain.route import AgentRoute
 from webclient.domain.sidebar import AgentChoice, SessionLink, Sidebar, StoredSession
 from webclient.domain.supervisor import AgentSupervisor
@@ -174,7 +174,8 @@ class SessionRegistry(Generic[SinkT]):
             await route.open(live, request(session_id, self.settings.cwd, mcp))
         except AgentError as exc:
             await self._drop(live)
-            raise Refused(f"could not open session {session_id!r}: {exc}") from None
+            what = f"could not open session {session_id!r}"
+            raise Refused(failure_text(what, exc), error_detail(exc)) from None
         finally:
             live.end_replay()
         return live
@@ -192,7 +193,8 @@ class SessionRegistry(Generic[SinkT]):
                 try:
                     await agent.close_session(session_id)
                 except AgentError as exc:
-                    route.notify_all(NoticeLevel.WARNING, f"the agent did not close the session: {exc}")
+                    text = failure_text("the agent did not close the session", exc)
+                    route.notify_all(NoticeLevel.WARNING, text, error_detail(exc))
             await self._drop(live)
         finally:
             self._closing.discard(local_id)
@@ -216,7 +218,8 @@ class SessionRegistry(Generic[SinkT]):
         try:
             await agent.delete_session(session_id)
         except AgentError as exc:
-            raise Refused(f"the agent did not delete the session: {exc}") from None
+            what = "the agent did not delete the session"
+            raise Refused(failure_text(what, exc), error_detail(exc)) from None
         await route.refresh_stored()
 
     async def refresh_stored(self) -> None:
@@ -252,8 +255,11 @@ class SessionRegistry(Generic[SinkT]):
             await route.open(live, route.supervisor.new_session(agent))
         except (AgentError, Refused) as exc:
             live.drop_queued(str(exc))
-            detail = error_detail(exc) if isinstance(exc, AgentError) else None
-            live.notice(NoticeLevel.ERROR, f"the agent could not open a session: {exc}", detail)
+            what = "the agent could not open a session"
+            if isinstance(exc, AgentError):
+                live.notice(NoticeLevel.ERROR, failure_text(what, exc), error_detail(exc))
+            else:
+                live.notice(NoticeLevel.ERROR, f"{what}: {exc}", exc.detail)
         self.spawn(route.refresh_stored())
 
     async def _drop(self, live: LiveSession[SinkT]) -> None:

@@ -33,7 +33,7 @@ from webclient.agent_config import AgentSpec
 from webclient.domain.changes import SinkT
 from webclient.domain.files import FileAccessError, FileMissing
 from webclient.domain.live_session import LiveSession
-from webclient.domain.reasons import error_detail
+from webclient.domain.reasons import agent_reason, error_detail, failure_text
 from webclient.domain.sign_in import SignIn
 from webclient.domain.state import Aspect
 from webclient.domain.supervisor import AgentSupervisor
@@ -92,9 +92,9 @@ class AgentRoute(Generic[SinkT]):
         info = self.supervisor.info
         return info.capabilities if info else AgentCapabilities()
 
-    def notify_all(self, level: NoticeLevel, text: str) -> None:
+    def notify_all(self, level: NoticeLevel, text: str, detail: str | None = None) -> None:
         for live in self.sessions():
-            live.notice(level, text)
+            live.notice(level, text, detail)
 
     # --- SupervisorEvents -------------------------------------------------------------------------------
 
@@ -143,7 +143,10 @@ class AgentRoute(Generic[SinkT]):
         self.host.refresh_sidebars()
 
     def agent_failed(self, error: AgentError) -> None:
-        text = describe_exit(error.exit_code) if isinstance(error, AgentExitedError) else str(error)
+        if isinstance(error, AgentExitedError):
+            text = describe_exit(error.exit_code)
+        else:  # the agent's own words follow its error, when it gave any
+            text = str(error) + (f": {reason}" if (reason := agent_reason(error)) else "")
         for live in self.sessions():
             live.cancel_permissions()
             live.terminals.release_all()  # the commands of an agent that is gone end with it
@@ -165,7 +168,8 @@ class AgentRoute(Generic[SinkT]):
         try:
             self.stored = await agent.list_sessions(self.settings.cwd)
         except AgentError as exc:
-            self.notify_all(NoticeLevel.WARNING, f"could not list the agent's sessions: {exc}")
+            text = failure_text("could not list the agent's sessions", exc)
+            self.notify_all(NoticeLevel.WARNING, text, error_detail(exc))
             return
         self.host.refresh_sidebars()
 

@@ -23,6 +23,7 @@ from webclient.acp.negotiate import Negotiation, Offer
 from webclient.acp.process import AgentProcess
 from webclient.agent_config import AgentSpec, agent_environment, mcp_servers_for, remember_env
 from webclient.aio import cancel_and_wait
+from webclient.domain.reasons import failure_text
 from webclient.domain.sign_in import SignIn
 from webclient.domain.suggestions import SuggestionPolicy
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused, SettingsError
@@ -208,7 +209,7 @@ class AgentSupervisor:
         try:
             await self._until_exit(agent, attempt, also=self._auth_choice)
         except AgentRequestError as exc:
-            return f"signing in failed: {exc}"
+            return failure_text("signing in failed", exc)
         finally:
             if not attempt.done():
                 attempt.cancel()

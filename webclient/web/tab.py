@@ -61,9 +61,9 @@ class Tab:
         self.live = live
         self.sub = sub
 
-    def tell(self, text: str) -> None:
+    def tell(self, text: str, detail: str | None = None) -> None:
         """Show a message to this tab only, without adding it to the shared transcript."""
-        item = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text=text))
+        item = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text=text, detail=detail))
         self.sub.push(render.append_items(str(Markup(render.item(self.live.state, item)))))
 
     async def receive(self, socket: WebSocket) -> None:
@@ -77,8 +77,10 @@ class Tab:
                 if raw is None:  # a binary frame: receive_text() would raise KeyError and drop the tab
                     raise BadAction("the browser sent a binary message; this server only understands text")
                 await self.dispatch(parse_action(raw))
-            except (BadAction, Refused) as exc:
+            except BadAction as exc:
                 self.tell(str(exc))
+            except Refused as exc:
+                self.tell(str(exc), exc.detail)
 
     async def dispatch(self, action: BrowserAction) -> None:
         live, registry = self.live, self.registry
