@@ -38,3 +38,19 @@ def test_a_refused_mode_shows_the_agents_reason_and_its_data(page: Page, tmp_pat
         expect(detail).to_contain_text('data: {"details": "Cannot enable privileged approval modes')
         # The selector goes back to the mode in force.
         expect(page.get_by_test_id("mode-select")).to_have_value("default")
+
+
+def test_the_exit_notices_stderr_tail_has_no_escape_codes(page: Page, tmp_path: Path) -> None:
+    # codex-acp 0.16: its coloured tracing log, then an exit in the middle of a turn.
+    with replaying(page, "codex_exits_with_coloured_log", tmp_path):
+        composer = page.get_by_test_id("composer")
+        composer.fill("hello")
+        composer.press("Enter")
+        notice = page.locator('[data-testid="notice"][data-level="error"]').last
+        expect(notice).to_contain_text("The agent stopped running.", ignore_case=True)
+        notice.locator("summary").click()
+        tail = notice.locator(".notice-detail")
+        warning = "2026-12-03T10:12:01.512876Z  WARN codex_core::client: stream disconnected"
+        expect(tail).to_contain_text(warning)
+        expect(tail).to_contain_text("ERROR codex_acp: fatal: exceeded retry limit")
+        assert "\x1b" not in tail.inner_text() and "[0m" not in tail.inner_text()
