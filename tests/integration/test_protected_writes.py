@@ -174,3 +174,36 @@ async def test_an_allowed_write_is_not_redirected_by_a_symlink_changed_while_ask
         reply = await refused(driver)
         assert "leads somewhere else" in reply["error"]["message"]
         assert elsewhere.read_text() == "untouched\n" and (repo / ".git" / "config").read_text() == CONFIG
+
+
+HOME_FILES = (
+    ".bashrc",
+    ".profile",
+    ".zshenv",
+    ".gitconfig",
+    ".config/git/config",
+    ".ssh/authorized_keys",
+    ".config/autostart/updater.desktop",
+    ".config/systemd/user/updater.service",
+    ".local/bin/git",
+    "bin/ls",
+)
+
+
+async def test_with_the_workspace_at_home_no_start_up_file_is_written_without_a_question(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # webclient's working directory defaults to the current one, often the home folder: the shell's
+    # start-up files and git's global config are then inside it, and one fsmonitor line runs anywhere.
+    monkeypatch.setenv("HOME", str(workspace))
+    async with running(workspace) as driver:
+        for n, relative in enumerate(HOME_FILES, start=1):
+            target = workspace / relative
+            driver.submit_prompt([TextPart(text=f"write-then-end {target} {HOSTILE}")])
+            await eventually(lambda n=n: len(answers(driver)) == n, 20, f"the answer about {relative}")
+            assert "nothing was written" in answers(driver)[-1]["error"]["message"], relative
+            assert not target.exists(), relative
+        notes = workspace / "notes.txt"  # an ordinary file is still written at once
+        driver.submit_prompt([TextPart(text=f"write-then-end {notes} plain text")])
+        await eventually(lambda: len(answers(driver)) == len(HOME_FILES) + 1, 20, "the plain write")
+        assert answers(driver)[-1] == {"result": {}} and notes.read_text() == "plain text"

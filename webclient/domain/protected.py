@@ -3,8 +3,10 @@
 Pure policy, apart from one `lstat`/`stat` per path for the executable bit. The caller asks before an
 agent's write to a protected path (the write itself is not this module's business). The defaults follow
 what careful editors protect: version control internals and hooks, editor and CI configuration that
-runs tasks, credentials and keys, and any existing executable. `extra` adds the user's `--protected`
-globs.
+runs tasks, credentials and keys, and any existing executable; and, for a working directory that holds
+them (the home folder, or `/`), the user's shell start-up files, git's global and system config, SSH,
+desktop autostart, systemd user units, cron and the folders on PATH. `extra` adds the user's
+`--protected` globs.
 
 Matching ignores case: on macOS and Windows `.Git/Config` is the same file as `.git/config`. Both the
 path as asked and the path it resolves to are checked, so a symlink named `notes.txt` that points into
@@ -21,17 +23,76 @@ from pathlib import Path, PurePosixPath
 
 __all__ = ["DEFAULT_PATTERNS", "ProtectedPaths", "is_protected"]
 
-# Directories protected wherever they are, with everything under them (as path segments).
+# Directories protected wherever they are, with everything under them (as path segments). With the
+# working directory at the home folder (webclient's default is the current directory), the user's own
+# configuration is inside it: what a shell, git, the desktop, systemd or an editor runs by itself.
 _DIRECTORIES = (
     (".git",),  # config (core.fsmonitor, core.hooksPath...) and hooks run commands
     (".vscode",),  # tasks.json, settings that name executables
     (".idea",),
     (".github", "workflows"),  # CI that runs with the repository's secrets
     (".husky",),  # git hooks
-    (".ssh",),
+    (".ssh",),  # authorized_keys, config's ProxyCommand
+    (".config", "git"),  # git's global config, attributes and hooks
+    (".config", "autostart"),  # desktop sessions start these
+    (".config", "systemd"),  # systemd user units
+    (".local", "share", "systemd"),
+    (".config", "environment.d"),
+    (".config", "fish"),
+    (".config", "nvim"),
+    (".config", "direnv"),
+    (".config", "pip"),  # an index URL: what the next install runs
+    (".pip",),
+    (".local", "bin"),  # on PATH: a new file there runs under a command's name
+    (".vim",),
+    (".emacs.d",),
+    (".docker",),  # credential helpers
+    (".kube",),  # exec credential plugins
+    (".aws",),  # credential_process
+    (".gnupg",),
 )
 # File names protected wherever they are.
-_NAMES = (".env", ".env.*", "*.pem", "*.key", ".npmrc", ".pypirc", ".netrc")
+_NAMES = (
+    ".env",
+    ".env.*",
+    "*.pem",
+    "*.key",
+    ".npmrc",
+    ".pypirc",
+    ".netrc",
+    # shell start-up files, run by every new shell
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".zlogout",
+    ".cshrc",
+    ".tcshrc",
+    ".kshrc",
+    ".xprofile",
+    ".xinitrc",
+    ".xsession",
+    ".xsessionrc",
+    ".pam_environment",
+    ".gitconfig",  # git's global config: core.fsmonitor runs at the next `git status` anywhere
+    ".envrc",  # direnv runs it on entering the directory
+    ".vimrc",
+    ".gvimrc",
+    ".exrc",
+    ".nvimrc",
+    ".emacs",
+    ".tmux.conf",  # run-shell
+    ".yarnrc",
+    ".yarnrc.yml",  # yarnPath runs a script
+)
+# Absolute places protected for any working directory (one at `/` holds them): system configuration,
+# git's system config among it, programs, and the crontabs.
+_SYSTEM = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/boot/", "/var/spool/cron/")
 
 DEFAULT_PATTERNS: tuple[str, ...] = (*("/".join(d) + "/" for d in _DIRECTORIES), *_NAMES)
 """The default set, written as `--protected` globs would be (for the README and error messages)."""
@@ -45,9 +106,11 @@ class ProtectedPaths:
     at that relative path).
     """
 
-    def __init__(self, root: Path, extra: Iterable[str] = ()) -> None:
+    def __init__(self, root: Path, extra: Iterable[str] = (), home: Path | None = None) -> None:
         self.root = Path(os.path.realpath(root))
         self.extra = tuple(p.strip() for p in extra if p.strip())
+        # `~/bin` is on PATH in Debian's default ~/.profile, like ~/.local/bin.
+        self.home_bin = Path(os.path.realpath(home or Path.home())) / "bin"
 
     def is_protected(self, path: str | os.PathLike[str]) -> bool:
         """True when a write to ``path`` (absolute) needs the user's approval."""
@@ -59,6 +122,8 @@ class ProtectedPaths:
         relative = _relative(path, self.root)
         if relative is None:
             return True  # not ours to allow: outside the working directory
+        if str(path).startswith(_SYSTEM) or path == self.home_bin or self.home_bin in path.parents:
+            return True
         parts = tuple(part.lower() for part in relative.parts)
         if any(_contains(parts, d) for d in _DIRECTORIES):  # the directory, or a file of its name
             return True

@@ -40,6 +40,17 @@ def root(tmp_path: Path) -> Path:
         ".npmrc",
         ".pypirc",
         "home/.netrc",
+        ".bashrc",
+        ".zshrc",
+        ".profile",
+        ".gitconfig",
+        ".config/git/config",
+        ".config/autostart/x.desktop",
+        ".config/systemd/user/x.service",
+        ".local/share/systemd/user/x.timer",
+        ".local/bin/git",
+        "src/.envrc",
+        ".tmux.conf",
     ],
 )
 def test_the_default_set_is_protected(root: Path, relative: str) -> None:
@@ -115,3 +126,13 @@ def test_webclients_own_settings_file_is_protected(tmp_path: Path) -> None:
     paths = ProtectedPaths(tmp_path)
     assert paths.is_protected(tmp_path / ".config" / "webclient" / "settings.json")
     assert not paths.is_protected(tmp_path / "webclient" / "other.json")
+
+
+def test_home_bin_and_system_places_are_protected_for_a_working_directory_that_holds_them(
+    tmp_path: Path,
+) -> None:
+    home = ProtectedPaths(tmp_path, home=tmp_path)
+    assert home.is_protected(tmp_path / "bin" / "ls") and not home.is_protected(tmp_path / "src" / "bin")
+    everything = ProtectedPaths(Path("/"), home=tmp_path)
+    assert everything.is_protected("/etc/gitconfig") and everything.is_protected("/var/spool/cron/root")
+    assert not everything.is_protected(tmp_path / "notes.txt")
