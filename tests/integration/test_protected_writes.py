@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -176,6 +176,10 @@ async def test_an_allowed_write_is_not_redirected_by_a_symlink_changed_while_ask
         assert elsewhere.read_text() == "untouched\n" and (repo / ".git" / "config").read_text() == CONFIG
 
 
+def answered(driver: SessionDriver, count: int) -> Callable[[], bool]:
+    return lambda: len(answers(driver)) == count
+
+
 HOME_FILES = (
     ".bashrc",
     ".profile",
@@ -200,10 +204,10 @@ async def test_with_the_workspace_at_home_no_start_up_file_is_written_without_a_
         for n, relative in enumerate(HOME_FILES, start=1):
             target = workspace / relative
             driver.submit_prompt([TextPart(text=f"write-then-end {target} {HOSTILE}")])
-            await eventually(lambda n=n: len(answers(driver)) == n, 20, f"the answer about {relative}")
+            await eventually(answered(driver, n), 20, f"the answer about {relative}")
             assert "nothing was written" in answers(driver)[-1]["error"]["message"], relative
             assert not target.exists(), relative
         notes = workspace / "notes.txt"  # an ordinary file is still written at once
         driver.submit_prompt([TextPart(text=f"write-then-end {notes} plain text")])
-        await eventually(lambda: len(answers(driver)) == len(HOME_FILES) + 1, 20, "the plain write")
+        await eventually(answered(driver, len(HOME_FILES) + 1), 20, "the plain write")
         assert answers(driver)[-1] == {"result": {}} and notes.read_text() == "plain text"
