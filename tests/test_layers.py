@@ -21,6 +21,7 @@ BASE = {
     "webclient.errors",
     "webclient.settings",
     "webclient.agent_config",
+    "webclient.remote_config",
     "webclient.sdk",
     "webclient.text_controls",
 }

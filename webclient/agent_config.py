@@ -24,10 +24,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import json5
 
 from webclient.errors import SettingsError
+from webclient.remote_config import is_remote_url, local_tools, remote_headers, remote_url
 
 DEMO_KEY = "demo"
 DEMO_NAME = "Demo agent"
@@ -43,17 +45,28 @@ class ConfigError(SettingsError):
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """One agent this server can run: `key` names it in the page, `name` is what people read."""
+    """One agent this server can run: `key` names it in the page, `name` is what people read.
+
+    A remote agent has a `url` (and the `headers` sent with it) instead of a command; it may use the
+    local files and terminals only with `local_tools` (see `webclient.remote_config`).
+    """
 
     key: str
     name: str
     argv: tuple[str, ...]
     env: Mapping[str, str] = field(default_factory=dict)
     is_demo: bool = False
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    local_tools: bool = True
+
+    @property
+    def remote(self) -> bool:
+        return self.url is not None
 
     @property
     def command_line(self) -> str:
-        return shlex.join(self.argv)
+        return self.url if self.url is not None else shlex.join(self.argv)
 
 
 @dataclass(frozen=True)
@@ -99,7 +112,11 @@ def demo_agent() -> AgentSpec:
 
 
 def command_agent(command_line: str) -> AgentSpec:
-    """An agent given as a command line (`--agent "gemini --acp"`), named after its program."""
+    """An agent given as a command line (`--agent "gemini --acp"`), named after its program, or as
+    the URL of a remote one (`--agent wss://host/acp`), named after its host."""
+    if is_remote_url(command_line):
+        url = command_line.strip()
+        return AgentSpec(key="remote", name=_host(url), argv=(), url=url, local_tools=False)
     try:
         argv = tuple(shlex.split(command_line))
     except ValueError as exc:
@@ -130,8 +147,9 @@ def build_catalog(agent: str, config: AgentConfig) -> AgentCatalog:
         default = entry
     else:
         given = command_agent(agent)
-        # The same command as an entry: that entry, with its environment (a remembered sign-in).
-        default = next((a for a in config.agents if a.argv == given.argv), given)
+        # The same command (or URL) as an entry: that entry, with its environment (a remembered
+        # sign-in) or its headers.
+        default = next((a for a in config.agents if (a.url, a.argv) == (given.url, given.argv)), given)
     others = [a for a in (*config.agents, demo) if a.key != default.key]
     return AgentCatalog(default=default, agents=(default, *others), config=config)
 
@@ -190,13 +208,31 @@ def _agent(name: str, raw: Any, path: Path) -> AgentSpec:
     if name == DEMO_KEY:
         raise ConfigError(f"{where}: the name {DEMO_KEY!r} is taken by the bundled demo agent")
     if not isinstance(raw, dict):
-        raise ConfigError(f'{where}: must be an object with a "command"')
+        raise ConfigError(f'{where}: must be an object with a "command" or a "url"')
+    if "url" in raw:
+        return _remote_agent(name, raw, where)
     command = raw.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ConfigError(f'{where}: "command" is missing or not a non-empty string')
     args = _strings(raw.get("args", []), f"{where}.args")
     env = _string_map(raw.get("env", {}), f"{where}.env")
     return AgentSpec(key=name, name=name, argv=(command, *args), env=env)
+
+
+def _remote_agent(name: str, raw: Mapping[str, Any], where: str) -> AgentSpec:
+    if "command" in raw:
+        raise ConfigError(f'{where}: has both a "command" and a "url"; an agent runs here or elsewhere')
+    try:
+        url = remote_url(raw["url"], where)
+        headers = remote_headers(raw.get("headers"), where)
+        tools = local_tools(raw.get("localTools", False), where)
+    except SettingsError as exc:
+        raise ConfigError(str(exc)) from None
+    return AgentSpec(key=name, name=name, argv=(), url=url, headers=headers, local_tools=tools)
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).hostname or url
 
 
 def _mcp_server(name: str, raw: Any, path: Path) -> McpServer | None:

@@ -19,6 +19,16 @@ class AgentStartError(AgentError):
     """The agent command could not be spawned at all (missing binary, bad cwd)."""
 
 
+class RemoteUnreachable(AgentStartError):
+    """A remote agent's server could not be reached now (refused, network, a gateway error): worth
+    trying again later."""
+
+
+class RemoteRefused(AgentStartError):
+    """A remote agent's server answered, but will not or cannot serve us (credentials, TLS, not ACP):
+    trying again would only fail again."""
+
+
 class AgentTimeoutError(AgentError):
     """The agent did not answer a request in time."""
 
@@ -30,6 +40,14 @@ class AgentExitedError(AgentError):
         self.exit_code = exit_code
         self.stderr_tail = stderr_tail
         super().__init__(describe_exit(exit_code))
+
+
+class RemoteLost(AgentExitedError):
+    """The connection to a remote agent ended: to a session, what an exit is for a local agent."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(None, [])
+        self.args = (text,)
 
 
 class AgentRequestError(AgentError):
@@ -58,6 +76,7 @@ class Refused(WebclientError):
 class RequestRefused(WebclientError):
     """We refuse a request the agent sent us; becomes a JSON-RPC error with this code and message."""
 
+    METHOD_NOT_FOUND = -32601
     INVALID_PARAMS = -32602
     RESOURCE_NOT_FOUND = -32002
 

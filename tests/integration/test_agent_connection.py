@@ -206,6 +206,7 @@ async def test_agent_that_never_answers_initialize_times_out_and_is_killed_on_st
     [pid] = await read_pids(pid_file, 1)
     await agent.stop()
 
+    assert isinstance(agent.process, AgentProcess)
     assert agent.process.returncode == -signal.SIGTERM  # it ignored stdin closing; SIGTERM ended it
     assert reaped(pid)
 
@@ -225,6 +226,7 @@ async def test_agent_exiting_at_start_fails_initialize_with_code_7_and_its_stder
 
 async def test_missing_agent_command_fails_to_start_with_a_readable_error(connect: Factory) -> None:
     agent, _ = connect("no_such_agent_file")
+    assert isinstance(agent.process, AgentProcess)
     agent.process.argv = ["/nonexistent/bin/agent-acp"]
 
     with pytest.raises(AgentStartError, match="could not start '/nonexistent/bin/agent-acp'"):

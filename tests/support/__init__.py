@@ -10,4 +10,5 @@
 - `sessions`: a fresh session on a running server, made through the app (browser tests).
 - `browser`, `pages`, `layouts`, `accessibility`, `screenshots`, `chromium`: the browser tests' helpers.
 - `workspace`: the files the agents see; `streams`: stand-ins for asyncio streams.
+- `remote_agents`: real ACP servers on loopback (acpremote, the SDK's `AcpServer`) for remote-agent tests.
 """

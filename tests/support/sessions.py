@@ -116,7 +116,8 @@ class _Tab:
         )
 
     def __enter__(self) -> _Tab:
-        self.socket: ClientConnection = self._connection.__enter__()
+        self._connection.__enter__()
+        self.socket: ClientConnection = self._connection
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -18,9 +18,14 @@ PROTOCOL_VERSION = 1
 SUGGESTION_CONTENT_TYPES: dict[str, dict[str, Any]] = {"image": {}, "audio": {}, "embeddedContext": {}}
 
 
-def client_capabilities(*, prompt_suggestions: bool, jetbrains_air: bool) -> dict[str, Any]:
-    """The `clientCapabilities` object for `initialize`."""
-    caps: dict[str, Any] = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
+def client_capabilities(
+    *, prompt_suggestions: bool, jetbrains_air: bool, local_tools: bool = True
+) -> dict[str, Any]:
+    """The `clientCapabilities` object for `initialize`. Without `local_tools` (a remote agent the user
+    did not allow them), no `fs` and no `terminal`: the agent may not touch this machine."""
+    caps: dict[str, Any] = {}
+    if local_tools:
+        caps = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
     # The session header shows boolean config options as checkboxes (templates/_modes.html).
     caps["session"] = {"configOptions": {"boolean": {}}}
     # Terminal sign-in methods are shown as the command to run (templates/_auth.html).
@@ -32,12 +37,14 @@ def client_capabilities(*, prompt_suggestions: bool, jetbrains_air: bool) -> dic
     return caps
 
 
-def initialize_params(*, prompt_suggestions: bool, jetbrains_air: bool) -> dict[str, Any]:
+def initialize_params(
+    *, prompt_suggestions: bool, jetbrains_air: bool, local_tools: bool = True
+) -> dict[str, Any]:
     """The full `initialize` params for ACP v1."""
     return {
         "protocolVersion": PROTOCOL_VERSION,
         "clientCapabilities": client_capabilities(
-            prompt_suggestions=prompt_suggestions, jetbrains_air=jetbrains_air
+            prompt_suggestions=prompt_suggestions, jetbrains_air=jetbrains_air, local_tools=local_tools
         ),
         "clientInfo": {"name": "webclient", "title": "webclient", "version": __version__},
     }

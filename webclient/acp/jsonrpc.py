@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from webclient.acp.transport import NdjsonTransport
+from webclient.acp.endpoint import MessageChannel
 
 CANCEL_REQUEST = "$/cancel_request"
 INVALID_REQUEST = -32600
@@ -60,7 +60,7 @@ class JsonRpcPeer:
 
     def __init__(
         self,
-        transport: NdjsonTransport,
+        transport: MessageChannel,
         on_request: RequestHandler,
         on_notification: NotificationHandler,
         observe: WireObserver,

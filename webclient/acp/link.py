@@ -11,15 +11,15 @@ from pathlib import Path
 from typing import Protocol
 
 from webclient.acp.controls import ConfigOption
+from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.models import AgentInfo, OpenedSession, PromptBlock, StoredSessionInfo
-from webclient.acp.process import AgentProcess
 from webclient.agent_config import McpServer
 
 
 class AgentLink(Protocol):
     """One running agent: typed requests in our models; errors are `webclient.errors.AgentError`s."""
 
-    process: AgentProcess
+    process: AgentEndpoint
     info: AgentInfo | None
 
     @property

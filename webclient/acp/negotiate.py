@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.link import AgentLink
 from webclient.acp.listener import AgentListener
-from webclient.acp.process import AgentProcess
 from webclient.acp.v1.connection import AgentConnection
 from webclient.acp.v2.connection import V2Connection, VersionMismatch
 from webclient.errors import AgentError, AgentRequestError
@@ -42,7 +42,7 @@ class Negotiation:
     """Starts one agent in the version it speaks. `current` is the connection being started (so that
     stopping the agent mid-start reaches its process); `speaks_v1` remembers a fallback."""
 
-    def __init__(self, spawn: Callable[[], AgentProcess], listener: AgentListener, offer: Offer) -> None:
+    def __init__(self, spawn: Callable[[], AgentEndpoint], listener: AgentListener, offer: Offer) -> None:
         self._spawn = spawn
         self._listener = listener
         self._offer = offer

@@ -12,10 +12,10 @@ import contextlib
 from collections.abc import Awaitable
 from typing import Any, Protocol
 
+from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.models import Notice, NoticeLevel
-from webclient.acp.process import AgentProcess
 from webclient.acp.transport import MAX_LINE_BYTES
-from webclient.errors import AgentExitedError, AgentTimeoutError
+from webclient.errors import AgentError, AgentTimeoutError
 
 PREVIEW_CHARS = 200
 EXIT_WAIT_SECONDS = 2.0
@@ -28,7 +28,7 @@ class NoticeListener(Protocol):
 class OutputWatch:
     """One agent process's unusable output and exit, told to its connection's listener."""
 
-    def __init__(self, process: AgentProcess, listener: NoticeListener) -> None:
+    def __init__(self, process: AgentEndpoint, listener: NoticeListener) -> None:
         self._process = process
         self._listener = listener
         self._stopping: asyncio.Future[None] | None = None  # a stop the agent's output forced
@@ -53,13 +53,14 @@ class OutputWatch:
         )
         self._stopping = asyncio.ensure_future(self._process.stop(grace=0.5))
 
-    async def exited_error(self) -> AgentExitedError:
-        """The agent's exit, as the error a failed request raises (its code, when it comes in time)."""
+    async def exited_error(self) -> AgentError:
+        """The agent's exit (or lost connection), as the error a failed request raises (its code, when
+        it comes in time)."""
         code: int | None = None
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(EXIT_WAIT_SECONDS):
                 code = await self._process.wait()
-        return AgentExitedError(code, self._process.stderr_tail())
+        return self._process.exit_error(code)
 
 
 async def initialize_answer(request: Awaitable[Any], timeout: float) -> Any:

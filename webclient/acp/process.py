@@ -9,9 +9,11 @@ import signal
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from webclient.acp.endpoint import GarbageCallback, Intercept, OverflowCallback
 from webclient.acp.stderr_tail import StderrTail
+from webclient.acp.transport import NdjsonTransport
 from webclient.aio import cancel_and_wait
-from webclient.errors import AgentStartError
+from webclient.errors import AgentExitedError, AgentStartError
 
 # How much asyncio buffers of the agent's stdout before a line counts as long. Long lines are legal (file
 # contents, images) and the transport reassembles them up to its own cap; a small buffer keeps the
@@ -27,7 +29,10 @@ class AgentProcess:
     """One running agent. `start` spawns it; `stop` closes stdin, then terminates, then kills its group.
 
     `env` is the agent's whole environment; without it, ours without `WEBCLIENT_*`, plus `extra_env`.
+    An `AgentEndpoint` (`webclient.acp.endpoint`): the agent runs here, and speaks over its stdio.
     """
+
+    remote = False
 
     def __init__(
         self,
@@ -63,6 +68,27 @@ class AgentProcess:
         except OSError as exc:
             raise AgentStartError(f"could not start {self.argv[0]!r}: {exc.strerror or exc}") from exc
         self._stderr_task = asyncio.create_task(self._drain_stderr(), name="agent-stderr")
+
+    @property
+    def description(self) -> str:
+        return self.argv[0]
+
+    def channel(
+        self,
+        on_garbage: GarbageCallback,
+        *,
+        on_overflow: OverflowCallback | None = None,
+        intercept: Intercept | None = None,
+    ) -> NdjsonTransport:
+        """Newline-delimited JSON over the started process's stdin and stdout."""
+        proc = self.process
+        assert proc.stdout is not None and proc.stdin is not None
+        return NdjsonTransport(
+            proc.stdout, proc.stdin, on_garbage, on_overflow=on_overflow, intercept=intercept
+        )
+
+    def exit_error(self, code: int | None) -> AgentExitedError:
+        return AgentExitedError(code, self.stderr_tail())
 
     @property
     def process(self) -> asyncio.subprocess.Process:

@@ -245,6 +245,7 @@ class SessionRegistry(Generic[SinkT]):
         live.meet_agent(supervisor.agent, supervisor.info, supervisor.policy)
         live.set_agent_status(supervisor.status)
         live.hub.mark(live.state.set_sign_in(supervisor.sign_in))
+        route.introduce(live)
         self.sessions[live.local_id] = live
         self.refresh_sidebars()
         return live

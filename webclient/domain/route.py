@@ -16,6 +16,9 @@ from webclient.acp.models import (
     AgentCapabilities,
     AgentInfo,
     AgentStatus,
+    CommandsEvent,
+    ConfigOptionsEvent,
+    ModeEvent,
     Notice,
     NoticeLevel,
     OpenedSession,
@@ -27,9 +30,10 @@ from webclient.acp.models import (
     TerminalOutput,
     TerminalRequest,
     Translation,
+    UsageEvent,
 )
 from webclient.acp.wire_log import WireEntry, WireLog
-from webclient.agent_config import AgentSpec
+from webclient.agent_config import AgentSpec, mcp_servers_for
 from webclient.domain.changes import SinkT
 from webclient.domain.files import FileAccessError, FileMissing
 from webclient.domain.live_session import LiveSession
@@ -38,8 +42,11 @@ from webclient.domain.sign_in import SignIn
 from webclient.domain.state import Aspect
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.domain.terminals import TerminalError
-from webclient.errors import AgentError, AgentExitedError, RequestRefused, describe_exit
+from webclient.errors import AgentError, AgentExitedError, RemoteLost, RequestRefused, describe_exit
 from webclient.settings import Settings
+
+# What a session's replay may still change when the page already shows its conversation.
+_SESSION_STATE = (CommandsEvent, ModeEvent, ConfigOptionsEvent, SessionInfoEvent, UsageEvent)
 
 
 class RouteHost(Protocol[SinkT]):
@@ -75,6 +82,9 @@ class AgentRoute(Generic[SinkT]):
         # meanwhile for a session id no session has yet (it may be theirs).
         self._opening = 0
         self._early_updates: list[Translation] = []
+        # Sessions being loaded again after a lost connection: the agent's replay of what they already
+        # show is not shown twice.
+        self._reattaching: set[str] = set()
 
     @property
     def key(self) -> str:
@@ -142,8 +152,62 @@ class AgentRoute(Generic[SinkT]):
             self.on_update(translation)
         self.host.refresh_sidebars()
 
+    def introduce(self, live: LiveSession[SinkT]) -> None:
+        """A new session of this agent: say where it runs, if elsewhere, and what it may do here."""
+        if not self.spec.remote:
+            return
+        where = f"{self.spec.name} runs on another machine ({self.spec.command_line})"
+        if self.spec.local_tools:
+            live.notice(
+                NoticeLevel.WARNING,
+                f"{where}, and may read and write files here and run commands here (localTools is on)",
+            )
+        else:
+            live.notice(
+                NoticeLevel.INFO,
+                f"{where}: it cannot read or write files here or run commands here; "
+                '"localTools": true in its settings entry would allow that',
+            )
+
+    def connection_lost(self, error: AgentError) -> None:
+        for live in self.sessions():
+            live.cancel_permissions()
+            live.terminals.release_all()
+            live.notice(NoticeLevel.WARNING, f"{error}; reconnecting (what you type waits in the box)")
+
+    async def agent_reconnected(self, agent: AgentLink, info: AgentInfo) -> None:
+        """The agent answers again on a new connection: each session goes on where it was, by
+        `session/resume` (no replay) or `session/load` (its replay is not shown again) when the agent
+        offers one, else in a new session; then sessions opened meanwhile get theirs."""
+        previous = {live.local_id: live.state.session_id for live in self.sessions()}
+        self.agent_ready(agent, info)
+        caps = info.capabilities
+        mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=caps.mcp_http)
+        for live in self.sessions():
+            session_id = previous.get(live.local_id)
+            if session_id is None:
+                continue
+            if caps.resume_session:
+                request = agent.resume_session(session_id, self.settings.cwd, mcp)
+            elif caps.load_session:
+                request = agent.load_session(session_id, self.settings.cwd, mcp)
+            else:
+                live.notice(
+                    NoticeLevel.INFO, "reconnected; the agent cannot resume sessions: a new one starts"
+                )
+                continue
+            self._reattaching.add(session_id)
+            try:
+                await self.open(live, request)
+                live.notice(NoticeLevel.INFO, "reconnected to the remote agent; the session goes on")
+            except AgentError as exc:  # it goes on in a new session (agent_started, below)
+                live.notice(NoticeLevel.WARNING, f"reconnected, but the session could not be resumed: {exc}")
+            finally:
+                self._reattaching.discard(session_id)
+        await self.agent_started()
+
     def agent_failed(self, error: AgentError) -> None:
-        if isinstance(error, AgentExitedError):
+        if isinstance(error, AgentExitedError) and not isinstance(error, RemoteLost):
             text = describe_exit(error.exit_code)
         else:  # the agent's own words follow its error, when it gave any
             text = str(error) + (f": {reason}" if (reason := agent_reason(error)) else "")
@@ -176,6 +240,11 @@ class AgentRoute(Generic[SinkT]):
     # --- AgentListener ----------------------------------------------------------------------------------
 
     def on_update(self, translation: Translation) -> None:
+        if translation.session_id in self._reattaching:
+            # The replay of a session loaded again: the page shows its conversation already; what the
+            # agent says of the session's state (commands, modes, title) still counts.
+            kept = tuple(e for e in translation.events if isinstance(e, _SESSION_STATE))
+            translation = Translation(translation.session_id, kept)
         live = self.by_agent_id(translation.session_id)
         if live is None:
             if self._opening and translation.session_id is not None:
@@ -225,6 +294,7 @@ class AgentRoute(Generic[SinkT]):
 
     async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
         live = self._for_request(session_id)
+        self._local_tools(live, f"read the local file {path!r}")
         try:
             return await live.fs.read(path, line, limit)
         except FileMissing as exc:
@@ -236,6 +306,7 @@ class AgentRoute(Generic[SinkT]):
 
     async def write_text_file(self, session_id: str, path: str, content: str) -> None:
         live = self._for_request(session_id)
+        self._local_tools(live, f"write the local file {path!r}")
         try:
             await live.fs.write(path, content)
         except FileAccessError as exc:
@@ -244,6 +315,7 @@ class AgentRoute(Generic[SinkT]):
 
     async def create_terminal(self, request: TerminalRequest) -> str:
         live = self._for_request(request.session_id)
+        self._local_tools(live, f"run {request.command!r} on this machine")
         try:
             return await live.terminals.create(request)
         except TerminalError as exc:
@@ -261,6 +333,19 @@ class AgentRoute(Generic[SinkT]):
 
     def release_terminal(self, session_id: str, terminal_id: str) -> None:
         self._for_request(session_id).terminals.release(terminal_id)
+
+    def _local_tools(self, live: LiveSession[SinkT], what: str) -> None:
+        """A remote agent may use this machine's files and terminals only if the user allowed it."""
+        if self.spec.remote and not self.spec.local_tools:
+            live.notice(
+                NoticeLevel.WARNING,
+                f"declined the remote agent's request to {what}: it runs on another machine, and "
+                '"localTools" is not on for it',
+            )
+            raise RequestRefused(
+                RequestRefused.METHOD_NOT_FOUND,
+                "this client offers no local files or terminals to remote agents",
+            )
 
     def _for_request(self, session_id: str) -> LiveSession[SinkT]:
         live = self.by_agent_id(session_id)

@@ -16,18 +16,32 @@ from typing import Any, Protocol
 
 from webclient.acp.answers import AUTH_REQUIRED
 from webclient.acp.capabilities import initialize_params, initialize_params_v2
+from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.link import AgentLink
 from webclient.acp.listener import AgentListener
 from webclient.acp.models import AgentInfo, AgentStatus, AuthMethod, OpenedSession
 from webclient.acp.negotiate import Negotiation, Offer
 from webclient.acp.process import AgentProcess
+from webclient.acp.remote import RemoteAgent
 from webclient.agent_config import AgentSpec, agent_environment, mcp_servers_for, remember_env
 from webclient.aio import cancel_and_wait
 from webclient.domain.reasons import failure_text
 from webclient.domain.sign_in import SignIn
 from webclient.domain.suggestions import SuggestionPolicy
-from webclient.errors import AgentError, AgentExitedError, AgentRequestError, Refused, SettingsError
+from webclient.errors import (
+    AgentError,
+    AgentRequestError,
+    AgentTimeoutError,
+    Refused,
+    RemoteLost,
+    RemoteUnreachable,
+    SettingsError,
+)
 from webclient.settings import Settings
+
+# The pause before the first try to reach a remote agent again, doubled after each failure up to the last.
+RECONNECT_FIRST_DELAY = 0.5
+RECONNECT_MAX_DELAY = 15.0
 
 
 class SupervisorEvents(Protocol):
@@ -42,6 +56,12 @@ class SupervisorEvents(Protocol):
     def agent_failed(self, error: AgentError) -> None: ...
 
     def sign_in_changed(self, sign_in: SignIn) -> None: ...
+
+    def connection_lost(self, error: AgentError) -> None:
+        """A remote agent's connection ended; the supervisor connects again."""
+
+    async def agent_reconnected(self, agent: AgentLink, info: AgentInfo) -> None:
+        """A new connection to the remote agent answered `initialize`: its sessions go on in it."""
 
 
 class AgentSupervisor:
@@ -127,6 +147,8 @@ class AgentSupervisor:
         settings file (created with mode 0600). Refused when a required variable is empty.
         """
         method = self._offered(method_id)
+        if self.spec.remote:
+            raise Refused(f"{self.spec.name} runs on another machine: set its variables there")
         if method.kind != "env_var":
             raise Refused(f"{method.name!r} does not take environment variables")
         given = {v.name: values.get(v.name, "") for v in method.vars}
@@ -227,7 +249,7 @@ class AgentSupervisor:
                 return waited.result()
             if also is not None and also.done():
                 return None
-            raise AgentExitedError(exited.result(), agent.process.stderr_tail())
+            raise agent.process.exit_error(exited.result())
         finally:
             await cancel_and_wait(exited)
 
@@ -256,23 +278,55 @@ class AgentSupervisor:
         except BaseException:  # cancelled (stopped or restarted) while starting
             await self._stop_starting()
             raise
+        running: AgentLink | None = agent
+        reconnected = False
+        while running is not None and await self._bring_up(running, reconnected=reconnected):
+            code = await running.wait_exit()
+            ended = running.process.exit_error(code)
+            await running.stop()
+            if not running.process.remote:
+                self._events.agent_failed(ended)
+                self._set_status(AgentStatus.EXITED)
+                return
+            running, reconnected = await self._reconnect(ended), True
+
+    async def _bring_up(self, agent: AgentLink, *, reconnected: bool) -> bool:
+        """The agent answered `initialize`: its sessions open (or, after a reconnect, go on) in it."""
         self.agent = agent
         assert agent.info is not None
-        info = agent.info
         try:
             self._negotiate()
-            self._events.agent_ready(agent, info)
-            await self._events.agent_started()
+            if reconnected:
+                await self._events.agent_reconnected(agent, agent.info)
+            else:
+                self._events.agent_ready(agent, agent.info)
+                await self._events.agent_started()
         except AgentError as exc:
             self._events.agent_failed(exc)
             await agent.stop()
             self._set_status(AgentStatus.EXITED)
-            return
+            return False
         self._set_status(AgentStatus.READY)
-        code = await agent.wait_exit()
-        self._events.agent_failed(AgentExitedError(code, agent.process.stderr_tail()))
-        await agent.stop()
-        self._set_status(AgentStatus.EXITED)
+        return True
+
+    async def _reconnect(self, lost: AgentError) -> AgentLink | None:
+        """Connect to the remote agent again, pausing longer after each failure, until it answers
+        (the connection) or refuses for good (None: the agent counts as exited, Restart tries again)."""
+        self._events.connection_lost(lost)
+        self._set_status(AgentStatus.RECONNECTING)
+        delay = RECONNECT_FIRST_DELAY
+        while True:
+            await asyncio.sleep(delay)  # a pause between tries, not a wait for something
+            try:
+                return await self._negotiation.connect()
+            except (RemoteUnreachable, RemoteLost, AgentTimeoutError):
+                await self._stop_starting()
+                delay = min(delay * 2, RECONNECT_MAX_DELAY)
+            except AgentError as exc:
+                await self._stop_starting()
+                self._events.agent_failed(exc)
+                self._set_status(AgentStatus.EXITED)
+                return None
 
     async def _stop_starting(self) -> None:
         starting = self._negotiation.current
@@ -280,8 +334,11 @@ class AgentSupervisor:
             with contextlib.suppress(Exception):
                 await starting.stop()
 
-    def _new_process(self) -> AgentProcess:
-        """A process for this agent, with the environment as it is now (sign-in values included)."""
+    def _new_process(self) -> AgentEndpoint:
+        """A process for this agent, with the environment as it is now (sign-in values included), or a
+        connection to it when it runs elsewhere."""
+        if self.spec.url is not None:
+            return RemoteAgent(self.spec.url, self.spec.headers)
         env = agent_environment(
             self.spec,
             (self.settings.extra_env, self.spec.env, self.sign_in_env),
@@ -294,7 +351,9 @@ class AgentSupervisor:
         return Offer(
             choice=self.settings.protocol,
             v1_params=initialize_params(
-                prompt_suggestions=suggestions, jetbrains_air=self.settings.jetbrains_air
+                prompt_suggestions=suggestions,
+                jetbrains_air=self.settings.jetbrains_air,
+                local_tools=self.spec.local_tools,
             ),
             v2_params=initialize_params_v2(prompt_suggestions=suggestions),
             timeout=self.settings.initialize_timeout,

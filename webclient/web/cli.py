@@ -36,8 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--agent",
-        help="an agent named in the settings file, or a command line, "
-        'e.g. "claude-agent-acp" or "gemini --acp"',
+        help="an agent named in the settings file, a command line, "
+        'e.g. "claude-agent-acp" or "gemini --acp", or the URL of an agent on another machine '
+        "(ws://, wss://, http:// or https://)",
     )
     parser.add_argument(
         "--config",

@@ -16,6 +16,8 @@ class AgentStatus(StrEnum):
     AUTH_REQUIRED = "auth-required"
     READY = "ready"
     WORKING = "working"
+    # A remote agent's connection was lost; webclient connects again (with a growing pause between tries).
+    RECONNECTING = "reconnecting"
     EXITED = "exited"
 
 

@@ -30,13 +30,12 @@ from webclient.acp.answers import (
 from webclient.acp.capabilities import PROTOCOL_VERSION
 from webclient.acp.content_blocks import prompt_to_wire
 from webclient.acp.controls import ConfigOption, config_options_from_wire
+from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.listener import AgentListener
 from webclient.acp.mcp_wire import mcp_wire
 from webclient.acp.models import AgentInfo, OpenedSession, PromptBlock, StoredSessionInfo
 from webclient.acp.output import OutputWatch, initialize_answer
-from webclient.acp.process import AgentProcess
 from webclient.acp.suggestions import BASELINE_TYPES, allowed_types, offered_types
-from webclient.acp.transport import NdjsonTransport
 from webclient.acp.v1.answers import V1_ANSWERS, stop_reason
 from webclient.acp.v1.client_requests import ClientRequests
 from webclient.acp.v1.translate import translate_update
@@ -51,7 +50,7 @@ class AgentConnection:
 
     def __init__(
         self,
-        process: AgentProcess,
+        process: AgentEndpoint,
         listener: AgentListener,
         initialize_params: dict[str, Any],
         initialize_timeout: float,
@@ -68,16 +67,10 @@ class AgentConnection:
         self._suggestion_types = BASELINE_TYPES
 
     async def start(self) -> AgentInfo:
-        """Spawn the agent and complete `initialize`. Raises AgentError subclasses on failure."""
+        """Spawn (or connect to) the agent and complete `initialize`. Raises AgentError subclasses."""
         await self.process.start()
-        proc = self.process.process
-        assert proc.stdout is not None and proc.stdin is not None
-        transport = NdjsonTransport(
-            proc.stdout,
-            proc.stdin,
-            self._output.garbage,
-            on_overflow=self._output.overflow,
-            intercept=self._intercept,
+        transport = self.process.channel(
+            self._output.garbage, on_overflow=self._output.overflow, intercept=self._intercept
         )
         self._router = build_client_router(ClientRequests(self._listener))  # type: ignore[arg-type]
         self._conn = Connection(

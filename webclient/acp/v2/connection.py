@@ -23,14 +23,13 @@ from typing import Any
 from webclient.acp.answers import answered_options, as_object, new_session_id, stored_sessions
 from webclient.acp.content_blocks import prompt_to_wire
 from webclient.acp.controls import ConfigOption
+from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.jsonrpc import METHOD_NOT_FOUND, JsonRpcPeer, PeerClosed, RpcError
 from webclient.acp.listener import AgentListener
 from webclient.acp.mcp_wire import mcp_wire
 from webclient.acp.models import AgentInfo, Notice, NoticeLevel, OpenedSession, PromptBlock, StoredSessionInfo
 from webclient.acp.output import OutputWatch, initialize_answer
-from webclient.acp.process import AgentProcess
 from webclient.acp.suggestions import allowed_types, offered_types
-from webclient.acp.transport import NdjsonTransport
 from webclient.acp.v2.answers import agent_info_v2, opened_v2, permission_request_v2
 from webclient.acp.v2.translate import V2Translator, config_options_v2
 from webclient.acp.v2.turns import Turns
@@ -56,7 +55,7 @@ class V2Connection:
 
     def __init__(
         self,
-        process: AgentProcess,
+        process: AgentEndpoint,
         listener: AgentListener,
         initialize_params: dict[str, Any],
         initialize_timeout: float,
@@ -76,11 +75,7 @@ class V2Connection:
         """Spawn the agent and complete `initialize`. Raises `VersionMismatch` when it answers another
         version (the caller decides what then), other AgentError subclasses on failure."""
         await self.process.start()
-        proc = self.process.process
-        assert proc.stdout is not None and proc.stdin is not None
-        transport = NdjsonTransport(
-            proc.stdout, proc.stdin, self._output.garbage, on_overflow=self._output.overflow
-        )
+        transport = self.process.channel(self._output.garbage, on_overflow=self._output.overflow)
         self._peer = JsonRpcPeer(transport, self._serve, self._on_notification, self._observe)
         self._reading = asyncio.create_task(self._read(self._peer), name="acp-v2-reader")
         result = await initialize_answer(

@@ -1,0 +1,5 @@
+"""Agents on other machines: ACP's HTTP transport (WebSocket and Streamable HTTP) as an `AgentEndpoint`."""
+
+from webclient.acp.remote.endpoint import RemoteAgent, shown_url
+
+__all__ = ["RemoteAgent", "shown_url"]
