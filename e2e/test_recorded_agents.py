@@ -8,10 +8,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.support.browser import open_signed_in
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.screenshots import screenshot
 
 
 @contextmanager
@@ -54,3 +55,55 @@ def test_the_exit_notices_stderr_tail_has_no_escape_codes(page: Page, tmp_path: 
         expect(tail).to_contain_text(warning)
         expect(tail).to_contain_text("ERROR codex_acp: fatal: exceeded retry limit")
         assert "\x1b" not in tail.inner_text() and "[0m" not in tail.inner_text()
+
+
+def send(page: Page, text: str) -> None:
+    composer = page.get_by_test_id("composer")
+    composer.fill(text)
+    composer.press("Enter")
+
+
+def card(page: Page, tool_call_id: str) -> Locator:
+    return page.locator(f'[data-testid="tool-call"][data-tool-call-id="{tool_call_id}"]')
+
+
+LS = (
+    "total 16\n"
+    "drwxr-xr-x  4 dev dev 4096 Dec  3 10:12 .\n"
+    "drwxr-xr-x 12 dev dev 4096 Dec  3 10:11 ..\n"
+    "-rw-r--r--  1 dev dev  220 Dec  3 10:12 README.md\n"
+    "-rw-r--r--  1 dev dev   61 Dec  3 10:12 __init__.py\n"
+    "drwxr-xr-x  2 dev dev 4096 Dec  3 10:12 src\n"
+)
+
+
+def test_codex_v2_command_output_keeps_its_lines_and_columns(page: Page, tmp_path: Path) -> None:
+    with replaying(page, "codex_v2_ls", tmp_path, "--protocol", "2"):
+        send(page, "list the files")
+        output = card(page, "call_ls").get_by_test_id("tool-output")
+        expect(output).to_have_text(LS, use_inner_text=True)  # __init__ stays, no emphasis
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        screenshot(page, "tool-output-codex-v2")
+
+
+def test_shell_results_keep_their_lines_and_fenced_results_stay_markdown(page: Page, tmp_path: Path) -> None:
+    with replaying(page, "shell_output_v1", tmp_path):
+        send(page, "go")
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        qwen = card(page, "run_shell_command-1733222400000").get_by_test_id("tool-output")
+        expect(qwen).to_have_text(
+            "Command: ls -1\nDirectory: (root)\nOutput: README.md\nsrc\nError: (none)\nExit Code: 0\n"
+            "Signal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 48211",
+            use_inner_text=True,
+        )
+        gemini = card(page, "run_shell_command-1733222400999").get_by_test_id("tool-output")
+        expect(gemini).to_have_text(" M src/cart.py\n?? notes.txt\n", use_inner_text=True)
+        # claude-agent-acp's fenced results are Markdown: one code block each, lines kept inside it.
+        read = card(page, "toolu_01Read")
+        expect(read.get_by_test_id("tool-output")).to_have_count(0)
+        expect(read.locator(".tool-part pre code")).to_have_text(
+            "# Shop\n\nA tiny shop.\n*   item one\n", use_inner_text=True
+        )
+        bash = card(page, "toolu_01Bash")
+        expect(bash.locator(".tool-part pre code")).to_have_text("Python 3.11.2\n", use_inner_text=True)
+        screenshot(page, "tool-output-v1")

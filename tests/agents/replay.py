@@ -10,9 +10,11 @@
 
 Each request of a method in `answers` replays its steps (for `session/prompt`, the steps of the prompt's
 text, else those of "*"); a method with no steps gets "method not found". A step is one of:
-`{"update": BODY}` (a `session/update` for the session), `{"result": VALUE}` / `{"error": ERROR}` (the
-answer to the request), `{"request": {"id": ID, "method": M, "params": P}}` (a request to the client; the
-replay goes on once the client answered it), `{"stderr": LINE}`, `{"pause": SECONDS}`, `{"exit": CODE}`.
+`{"update": BODY}` (a `session/update` for the session; the string "$prompt" in it stands for the
+prompt the request carried, as a v2 agent's `user_message` repeats it), `{"result": VALUE}` /
+`{"error": ERROR}` (the answer to the request), `{"request": {"id": ID, "method": M, "params": P}}`
+(a request to the client; the replay goes on once the client answered it), `{"stderr": LINE}`,
+`{"pause": SECONDS}`, `{"exit": CODE}`.
 """
 
 from __future__ import annotations
@@ -36,6 +38,16 @@ def steps_for(msg: dict[str, Any]) -> list[dict[str, Any]] | None:
     return found
 
 
+def fill(value: Any, msg: dict[str, Any]) -> Any:
+    if value == "$prompt":
+        return (msg.get("params") or {}).get("prompt")
+    if isinstance(value, dict):
+        return {key: fill(inner, msg) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [fill(inner, msg) for inner in value]
+    return value
+
+
 def wait_for_answer(request_id: Any) -> None:
     while (incoming := wire.read()) is not None:
         if incoming.get("id") == request_id and "method" not in incoming:
@@ -53,7 +65,7 @@ def replay(msg: dict[str, Any]) -> None:
     session = (msg.get("params") or {}).get("sessionId") or FIXTURE.get("session", "")
     for step in steps:
         if "update" in step:
-            wire.update(session, step["update"])
+            wire.update(session, fill(step["update"], msg))
         elif "result" in step:
             wire.respond(msg, step["result"])
         elif "error" in step:

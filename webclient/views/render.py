@@ -18,6 +18,7 @@ from webclient.domain.items import Item
 from webclient.domain.picker import FoundFile
 from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, SessionState
+from webclient.text_controls import strip_controls
 from webclient.views import assets, hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
 from webclient.views.diff import diff_view, patch_view
@@ -27,6 +28,7 @@ from webclient.views.notices import has_detail, plain_text
 from webclient.views.paths import TEMPLATES_DIR
 from webclient.views.regions import REGIONS, is_region
 from webclient.views.terminal import terminal_text
+from webclient.views.tool_text import keeps_lines
 from webclient.views.welcome import is_demo_agent, starters
 
 
@@ -52,6 +54,8 @@ def environment() -> Environment:
     env.filters["approx_size"] = approx_size
     env.filters["uri_name"] = uri_name
     env.filters["terminal_text"] = terminal_text
+    env.filters["plain_text"] = strip_controls
+    env.globals["keeps_lines"] = keeps_lines
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url
     env.globals["chip_view"] = chip_view

@@ -168,3 +168,21 @@ def test_raw_input_shows_as_readable_json_with_markup_escaped() -> None:
     html = render.item(state, state.items[-1])
     assert "<b>" not in html and "\\u003c" not in html  # escaped for HTML, not for JavaScript
     assert '"cmd": "<b>échec</b>"' in unescape(html)
+
+
+def test_plain_command_output_is_a_preformatted_block_escaped_and_without_escape_codes() -> None:
+    output = "\x1b[32mok\x1b[0m  " + HOSTILE + "\nline two\n"
+    _, html = card(
+        ToolCallEvent(
+            tool_call_id="run-1",
+            is_update=False,
+            title="make",
+            kind="execute",
+            content=(ToolCallContent(kind="content", content=TextPart(text=output)),),
+        )
+    )
+    [pre] = [t for t in tags(html) if t.attrs.get("data-testid") == "tool-output"]
+    assert pre.name == "pre"
+    assert not [t for t in tags(html) if t.name in {"script", "img", "b"}]
+    assert "\x1b" not in html and "[32m" not in html
+    assert "&lt;script&gt;" in html and "line two" in html
