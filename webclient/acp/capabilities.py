@@ -62,3 +62,52 @@ def initialize_params_v2(*, prompt_suggestions: bool) -> dict[str, Any]:
         "info": {"name": "webclient", "title": "webclient", "version": __version__},
         "capabilities": capabilities,
     }
+
+
+# --- probing an agent (`webclient check`) -------------------------------------------------------------
+
+# The forms a client may take to NOT advertise prompt suggestions (the RFD lists each), and the one
+# declaration some agents key their legacy `_meta` channel on.
+UNADVERTISED_FORMS: dict[str, str] = {
+    "session-absent": "no session group",
+    "session-null": "session: null",
+    "session-empty": "session: {} (promptSuggestions absent)",
+    "suggestions-null": "session.promptSuggestions: null",
+    "air-meta": "no session group, _meta.jetbrains.air declared",
+}
+# promptSuggestions offers: the baseline, then each optional block type one at a time.
+OFFERS: dict[str, str] = {
+    "offer-baseline": "promptSuggestions: {}",
+    "offer-image": "promptSuggestions: {image: {}}",
+    "offer-audio": "promptSuggestions: {audio: {}}",
+    "offer-embeddedContext": "promptSuggestions: {embeddedContext: {}}",
+}
+
+
+def probe_initialize(version: int, form: str) -> dict[str, Any]:
+    """The `initialize` params of ACP `version` for one capability form of `UNADVERTISED_FORMS` or
+    `OFFERS`: our usual declaration, with only the `session` group (and `_meta`) changed."""
+    if version == 1:
+        params = initialize_params(prompt_suggestions=False, jetbrains_air=form == "air-meta")
+        caps = params["clientCapabilities"]
+    else:
+        params = initialize_params_v2(prompt_suggestions=False)
+        caps = params["capabilities"]
+        if form == "air-meta":
+            caps["_meta"] = {"jetbrains": {"air": {}}}
+    session = dict(caps.get("session") or {})
+    if form in ("session-absent", "air-meta"):
+        caps.pop("session", None)
+        return params
+    if form in ("session-null", "session-empty"):
+        caps["session"] = None if form == "session-null" else {}
+        return params
+    if form == "suggestions-null":
+        session["promptSuggestions"] = None
+    elif form.startswith("offer-"):
+        field = form.removeprefix("offer-")
+        session["promptSuggestions"] = {} if field == "baseline" else {field: {}}
+    else:
+        raise ValueError(f"unknown capability form {form!r}")
+    caps["session"] = session
+    return params

@@ -90,6 +90,20 @@ class Negotiation:
         return V2Connection(self._spawn(), self._listener, self._offer.v2_params, self._offer.timeout)
 
 
+def connection_for(
+    version: int, process: AgentEndpoint, listener: AgentListener, params: dict[str, Any], timeout: float
+) -> AgentLink:
+    """A connection of exactly this version, not yet started, with no fallback: for a probe that must
+    know what the agent does with one declaration (`webclient check`). Its `start` raises
+    `VersionMismatch` when the agent answers another version."""
+    if version == 1:
+        return AgentConnection(process, listener, params, timeout)
+    return V2Connection(process, listener, params, timeout)
+
+
+__all__ = ["Negotiation", "Offer", "ProtocolChoice", "VersionMismatch", "connection_for"]
+
+
 def _unsupported(answered: int | None, choice: ProtocolChoice) -> str:
     if answered == 1:
         return "the agent speaks only ACP v1 and webclient was started with --protocol 2; use auto or 1"

@@ -13,6 +13,7 @@ import base64
 import binascii
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from webclient.acp.content_blocks import translate_content
 from webclient.acp.models import (
@@ -21,6 +22,7 @@ from webclient.acp.models import (
     ContentPart,
     ImagePart,
     PromptCapabilities,
+    ResourceLinkPart,
     Skipped,
     Suggestion,
     SuggestionsEvent,
@@ -86,6 +88,8 @@ def parse_update(update: Mapping[str, Any], allowed: frozenset[str]) -> Suggesti
     if "suggestions" not in update:
         raise MalformedUpdate("prompt_suggestions_update without a suggestions field")
     raw = update["suggestions"]
+    if not _meta_ok(update):
+        raise MalformedUpdate(f"prompt_suggestions_update whose _meta is {_json_type(update['_meta'])}")
     if not isinstance(raw, list):
         raise MalformedUpdate(f"prompt_suggestions_update whose suggestions is {_json_type(raw)}, not a list")
     kept: list[Suggestion] = []
@@ -94,13 +98,13 @@ def parse_update(update: Mapping[str, Any], allowed: frozenset[str]) -> Suggesti
         try:
             kept.append(_parse_suggestion(entry, allowed))
         except _Unusable as exc:
-            skipped.append(Skipped(index=index, reason=str(exc), agent_fault=exc.agent_fault))
+            skipped.append(Skipped(index, str(exc), exc.agent_fault, exc.rule))
     if len(raw) > MAX_SUGGESTIONS:
         reason = (
             f"it and the {len(raw) - MAX_SUGGESTIONS - 1:,} after it were left out: a list offers at most "
             f"{MAX_SUGGESTIONS} suggestions"
         )
-        skipped.append(Skipped(index=MAX_SUGGESTIONS, reason=reason, agent_fault=False))
+        skipped.append(Skipped(index=MAX_SUGGESTIONS, reason=reason, agent_fault=False, rule="display"))
     return SuggestionsEvent(tuple(kept), tuple(skipped))
 
 
@@ -125,9 +129,10 @@ def parse_legacy(meta: Mapping[str, Any] | None) -> SuggestionsEvent | None:
 
 
 class _Unusable(ValueError):
-    def __init__(self, reason: str, *, agent_fault: bool = True) -> None:
+    def __init__(self, reason: str, *, agent_fault: bool = True, rule: str = "shape") -> None:
         super().__init__(reason)
         self.agent_fault = agent_fault
+        self.rule = "display" if not agent_fault else rule
 
 
 def _parse_suggestion(entry: Any, allowed: frozenset[str]) -> Suggestion:
@@ -138,9 +143,11 @@ def _parse_suggestion(entry: Any, allowed: frozenset[str]) -> Suggestion:
         raise _Unusable("a suggestion without a prompt list")
     if not prompt:
         raise _Unusable("a suggestion with an empty prompt")
+    if not _meta_ok(entry):
+        raise _Unusable(f"a suggestion whose _meta is {_json_type(entry['_meta'])}, not an object")
     parts = tuple(_parse_block(i, block, allowed) for i, block in enumerate(prompt))
     if all(isinstance(p, TextPart) and not p.text.strip() for p in parts):
-        raise _Unusable("a suggestion whose only content is empty or whitespace-only text")
+        raise _Unusable("a suggestion whose only content is empty or whitespace-only text", rule="blank")
     return Suggestion(parts=parts, wire=tuple(prompt))
 
 
@@ -151,13 +158,30 @@ def _parse_block(index: int, block: Any, allowed: frozenset[str]) -> ContentPart
     if block_type not in BASELINE_TYPES and block_type not in OPTIONAL_TYPES:
         raise _Unusable(f"block {index} has the unknown type {block_type!r}")
     if block_type not in allowed:
-        raise _Unusable(f"block {index} is {block_type!r}, which is not allowed on both sides")
+        raise _Unusable(f"block {index} is {block_type!r}, which is not allowed on both sides", rule="type")
     try:
         part = translate_content(block)
     except ValueError as exc:
         raise _Unusable(f"block {index} ({block_type}) is malformed: {exc}") from exc
+    if isinstance(part, ResourceLinkPart) and not _is_uri(part.uri):
+        raise _Unusable(f"block {index} is a resource_link whose uri {part.uri!r} is not an absolute URI")
     _check_media(index, part)
     return part
+
+
+def _meta_ok(value: Mapping[str, Any]) -> bool:
+    """`_meta` is optional and nullable; when present it is an object."""
+    meta = value.get("_meta")
+    return meta is None or isinstance(meta, dict)
+
+
+def _is_uri(uri: str) -> bool:
+    """An absolute URI (RFC 3986: a scheme, then something): what a prompt's resource_link must carry."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return False
+    return bool(parts.scheme) and bool(parts.netloc or parts.path) and not any(c.isspace() for c in uri)
 
 
 def _check_media(index: int, part: ContentPart) -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from webclient.acp.models.content import ContentPart, PromptBlock, TextPart
@@ -38,8 +38,13 @@ class Suggestion:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A suggestion left out of the list, and why (kept for the notices agent developers read)."""
+    """A suggestion left out of the list, and why (kept for the notices agent developers read).
+
+    `rule` names the RFD rule it breaks: `shape` (not a valid prompt: no list, a malformed block, a
+    bad `_meta`), `blank` (only empty or whitespace-only text), `type` (a block type not allowed on both
+    sides) or `display` (valid, but this client cannot show it: not the agent's fault)."""
 
     index: int
     reason: str
     agent_fault: bool = True
+    rule: str = field(default="shape", compare=False)
