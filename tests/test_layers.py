@@ -1,4 +1,4 @@
-"""The package's layers import one way: acp <- domain <- views <- web; the demo agent stands alone.
+"""The package's layers import one way: acp <- domain <- views <- check <- web; the demo agent stands alone.
 
 Walks every module's imports (function-level ones included) and fails on any import that points up, so
 a shortcut from the protocol layer to the page, or from the domain to FastAPI, cannot creep in.
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "webclient"
-LAYERS = ("acp", "domain", "views", "web")
+LAYERS = ("acp", "domain", "views", "check", "web")
 # Modules below every layer: anyone may import them, they import no layer.
 BASE = {
     "webclient",
@@ -32,6 +32,7 @@ FORBIDDEN_LIBRARIES = {
     "acp": {"fastapi", "starlette", "jinja2", "markupsafe", "uvicorn"},
     "domain": {"fastapi", "starlette", "jinja2", "markupsafe", "uvicorn"},
     "views": {"fastapi", "starlette", "uvicorn"},
+    "check": {"fastapi", "starlette", "uvicorn"},
 }
 
 

@@ -30,6 +30,9 @@ STYLESHEETS = (
     "agents.css",
     "inspector.css",
 )
+# Stylesheets of pages that stand alone, outside the app and its bundle: the HTML report of
+# `webclient check` (webclient/check/html.py), which carries them inline.
+STANDALONE = ("check_report.css",)
 SCRIPTS = (
     "htmx-2.0.11.min.js",
     "htmx-ext-ws-2.0.4.js",

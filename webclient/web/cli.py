@@ -135,6 +135,11 @@ def url_for(host: str, port: int, token: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["check"]:  # `webclient check ...`: the headless RFD check, no server
+        from webclient.check.cli import main as check
+
+        return check(arguments[1:])
     try:
         settings = settings_from_args(argv)
         settings.check_host()

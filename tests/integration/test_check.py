@@ -1,0 +1,122 @@
+"""`webclient check` as agent developers run it: a real subprocess, against real agent subprocesses.
+
+The demo agent keeps every rule in both versions; each mode of the scripted `rule_breaker` breaks one
+rule, and the check flags that rule alone and exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.live import agent_argv
+from webclient.check.rules import RULES
+
+# Generous: the machine is shared, and the check starts ten agent processes per version.
+CHECK_TIMEOUT = 600
+# The rule each mode of tests/agents/rule_breaker.py breaks, and nothing else.
+BREAKS = {
+    "unadvertised": "gating.unadvertised",
+    "types": "gating.types",
+    "malformed": "shape.update",
+    "bad_prompt": "shape.prompt",
+    "blank": "shape.blank",
+    "stale": "lifetime.replace",
+    "late": "lifetime.stale",
+    "replay": "replay.empty",
+    "unknown_session": "session.id",
+    "wrong_session": "session.id",
+}
+
+
+def run_check(tmp_path: Path, *args: str) -> tuple[int, str, dict[str, Any]]:
+    """Run `webclient check` with a JSON report; its exit code, its terminal output and the report."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir(exist_ok=True)
+    (workspace / "README.md").write_text("# A project\n")
+    report = tmp_path / "report.json"
+    argv = [sys.executable, "-m", "webclient", "check", "--cwd", str(workspace), "--json", str(report), *args]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=CHECK_TIMEOUT, check=False)
+    assert report.exists(), done.stderr
+    return done.returncode, done.stdout, json.loads(report.read_text())
+
+
+def statuses(report: dict[str, Any], version: int) -> dict[str, str]:
+    [protocol] = [p for p in report["protocols"] if p["version"] == version]
+    return {rule["id"]: rule["status"] for rule in protocol["rules"]}
+
+
+@pytest.fixture(scope="module")
+def demo_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, dict[str, Any], Path]:
+    tmp = tmp_path_factory.mktemp("demo-check")
+    junit = tmp / "report.xml"
+    code, out, report = run_check(tmp, "--protocol", "both", "--settle", "0.3", "--junit", str(junit))
+    return code, out, report, junit
+
+
+def test_the_demo_agent_passes_every_rule_in_v1_and_v2(
+    demo_report: tuple[int, str, dict[str, Any], Path],
+) -> None:
+    code, out, report, _ = demo_report
+    for version in (1, 2):
+        found = statuses(report, version)
+        assert found == {rule.id: "INFO" if rule.id == "legacy.meta" else "PASS" for rule in RULES}, out
+    assert code == 0
+    assert report["exit_code"] == 0 and "no rule fails" in out
+
+
+def test_every_verdict_quotes_its_rfd_sentence_and_the_wire_lines_behind_it(
+    demo_report: tuple[int, str, dict[str, Any], Path],
+) -> None:
+    _, _, report, _ = demo_report
+    for protocol in report["protocols"]:
+        for rule in protocol["rules"]:
+            assert rule["sentence"] and rule["summary"]
+            if rule["status"] == "PASS":
+                assert rule["lines"], rule["id"]
+                assert all(line["text"].startswith("{") for line in rule["lines"])
+
+
+def test_the_junit_report_has_a_case_per_rule_and_version_and_no_failure(
+    demo_report: tuple[int, str, dict[str, Any], Path],
+) -> None:
+    *_, junit = demo_report
+    root = ET.parse(junit).getroot()
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == [
+        "prompt suggestions RFD, ACP v1",
+        "prompt suggestions RFD, ACP v2",
+    ]
+    for suite in suites:
+        cases = suite.findall("testcase")
+        assert len(cases) == len(RULES) == int(suite.get("tests", "0"))
+        assert suite.get("failures") == "0" and not suite.findall("testcase/failure")
+
+
+@pytest.mark.parametrize("mode", sorted(BREAKS))
+def test_an_agent_that_breaks_one_rule_fails_that_rule_alone(tmp_path: Path, mode: str) -> None:
+    agent = " ".join(agent_argv("rule_breaker", mode))
+    junit = tmp_path / "report.xml"
+    code, out, report = run_check(
+        tmp_path, "--agent", agent, "--protocol", "1", "--settle", "0.1", "--junit", str(junit)
+    )
+    failed = sorted(rule for rule, status in statuses(report, 1).items() if status == "FAIL")
+    assert failed == [BREAKS[mode]], out
+    assert code == 1
+    [rule] = [r for r in report["protocols"][0]["rules"] if r["id"] == BREAKS[mode]]
+    assert rule["lines"], "a FAIL names the wire lines that prove it"
+    failures = ET.parse(junit).getroot().findall("testsuite/testcase/failure")
+    assert len(failures) == 1
+
+
+def test_an_agent_that_cannot_start_is_reported_with_exit_code_2(tmp_path: Path) -> None:
+    code, out, report = run_check(tmp_path, "--agent", "/nonexistent/agent", "--protocol", "1")
+    assert code == 2
+    assert report["protocols"][0]["unavailable"]
+    assert "could not start" in out

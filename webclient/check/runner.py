@@ -1,0 +1,169 @@
+"""Drives the agent through the situations the RFD rules about: one agent process per capability form.
+
+Per protocol version: a process for each way of NOT advertising `promptSuggestions`, one for each offer
+(`{}`, then image, audio and embeddedContext one at a time), the baseline one with two sessions and a
+prompt sent the moment the previous turn ended, and one more that loads (v1) or resumes with a replay
+(v2) the session the baseline run left behind. Every step has a deadline; every process is stopped,
+its whole group, whatever happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from webclient.acp.capabilities import OFFERS, UNADVERTISED_FORMS, probe_initialize
+from webclient.acp.link import AgentLink
+from webclient.acp.models import AgentInfo, PromptBlock, TextPart
+from webclient.acp.negotiate import VersionMismatch, connection_for
+from webclient.acp.process import AgentProcess
+from webclient.check.recorder import Numbering, Recorder
+from webclient.check.sandbox import Sandbox
+from webclient.errors import AgentError
+
+BASELINE = "offer-baseline"
+REPLAY = "replay"
+Progress = Callable[[str], None]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to run: the agent, where, which prompts, how patiently."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str]
+    prompts: tuple[str, ...]
+    step_timeout: float = 60.0
+    settle: float = 1.0  # the quiet time after each turn in which a prediction may still arrive
+
+
+@dataclass
+class Run:
+    """One agent process under one capability form, and what it showed."""
+
+    version: int
+    form: str
+    recorder: Recorder
+    info: AgentInfo | None = None
+    sessions: list[str] = field(default_factory=list)
+    turns: int = 0
+    replayed: str | None = None  # the session loaded or resumed with a replay
+    error: str | None = None
+    unsupported: bool = False  # the agent does not speak this version
+
+    @property
+    def name(self) -> str:
+        return f"v{self.version} {self.form}"
+
+    @property
+    def advertised(self) -> bool:
+        return self.form.startswith("offer-") or self.form == REPLAY
+
+
+class Runner:
+    """Runs every form of one protocol version; `runs` holds them in order."""
+
+    def __init__(self, plan: Plan, sandbox: Sandbox, numbering: Numbering, progress: Progress) -> None:
+        self.plan = plan
+        self.sandbox = sandbox
+        self.numbering = numbering
+        self.progress = progress
+
+    def forms(self) -> list[str]:
+        return [BASELINE, *UNADVERTISED_FORMS, *(f for f in OFFERS if f != BASELINE), REPLAY]
+
+    async def speaks(self, version: int) -> bool:
+        """Whether the agent answers `initialize` in `version` (a short probe run of its own)."""
+        run = await self._one(version, "session-absent", steps=False)
+        return not run.unsupported and run.error is None
+
+    async def run_all(self, version: int, done: Callable[[Run], None]) -> list[Run]:
+        runs: list[Run] = []
+        for form in self.forms():
+            if form == REPLAY:
+                base = next((r for r in runs if r.form == BASELINE), None)
+                stored = base.sessions[0] if base is not None and base.sessions else None
+                run = await self._one(version, form, load=stored)
+            else:
+                run = await self._one(version, form)
+            runs.append(run)
+            done(run)
+            if run.unsupported:
+                break
+        return runs
+
+    async def _one(self, version: int, form: str, *, steps: bool = True, load: str | None = None) -> Run:
+        recorder = Recorder(f"v{version} {form}", self.numbering, self.sandbox)
+        run = Run(version, form, recorder)
+        params = probe_initialize(version, BASELINE if form == REPLAY else form)
+        process = AgentProcess(self.plan.argv, self.sandbox.cwd, env=self.plan.env)
+        link = connection_for(version, process, recorder, params, self.plan.step_timeout)
+        recorder.note(f"check: {run.name}: {' '.join(self.plan.argv)}")
+        try:
+            self.progress(f"{run.name}: initialize")
+            run.info = await self._step(link.start(), "initialize")
+            if steps:
+                await self._steps(run, link, load)
+        except VersionMismatch as exc:
+            run.unsupported = True
+            run.error = str(exc)
+        except (AgentError, TimeoutError) as exc:
+            run.error = str(exc) or type(exc).__name__
+            recorder.warn(f"{run.name}: {run.error}")
+        finally:
+            with contextlib.suppress(Exception):
+                await link.stop()
+        return run
+
+    async def _steps(self, run: Run, link: AgentLink, load: str | None) -> None:
+        cwd = self.sandbox.cwd
+        if run.form == REPLAY:
+            if load is None or run.info is None or not run.info.capabilities.load_session:
+                run.recorder.note("check: the agent offers no session/load (v1) or replaying resume (v2)")
+                return
+            self.progress(f"{run.name}: replay of {load}")
+            run.recorder.mark("load", load)
+            await self._step(link.load_session(load, cwd), "the replay")
+            run.recorder.mark("load_end", load)
+            run.replayed = load
+            await asyncio.sleep(self.plan.settle)
+            return
+        first = await self._step(link.new_session(cwd), "session/new")
+        run.sessions.append(first.session_id)
+        if run.form == BASELINE:
+            second = await self._step(link.new_session(cwd), "a second session/new")
+            run.sessions.append(second.session_id)
+        prompts = self.plan.prompts
+        for index, text in enumerate(prompts):
+            await self._turn(run, link, first.session_id, text, f"prompt {index + 1}/{len(prompts)}")
+        if run.form != BASELINE:
+            return
+        # A prompt sent the moment the previous turn ended: a prediction for that turn, if it was still
+        # pending, must now be discarded.
+        await self._turn(run, link, first.session_id, prompts[0], "crossing 1/2", settle=False)
+        await self._turn(run, link, first.session_id, prompts[-1], "crossing 2/2")
+        await self._turn(run, link, run.sessions[1], prompts[0], "second session")
+
+    async def _turn(
+        self, run: Run, link: AgentLink, session: str, text: str, label: str, settle: bool = True
+    ) -> None:
+        self.progress(f"{run.name}: {label}")
+        run.recorder.note(f"check: {label}: {text}")
+        await self._step(
+            link.prompt(session, [PromptBlock(part=TextPart(text=text))]), f"the turn of {label}"
+        )
+        run.turns += 1
+        if settle:
+            await asyncio.sleep(self.plan.settle)
+
+    async def _step(self, step: Coroutine[Any, Any, T], what: str) -> T:
+        """Await one step within the deadline; TimeoutError says which step it was."""
+        try:
+            async with asyncio.timeout(self.plan.step_timeout):
+                return await step
+        except TimeoutError:
+            raise TimeoutError(f"{what} did not finish within {self.plan.step_timeout:g} s") from None
