@@ -1,21 +1,35 @@
 """Prompt suggestions in a real browser: the chip row, the composer's ghost text, keyboard, auto-send.
 
 Driven by the demo agent: after each turn it sends a prediction, and its `/suggest*` commands send exact
-lists (presets such as `files`, `image`, `hostile`, `withdraw`, or any JSON list).
+lists (presets such as `files`, `image`, `hostile`, `withdraw`, or any JSON list). Every test runs twice:
+with the demo agent over stdio, and with it on "another machine", served over ACP's WebSocket transport
+by `acpremote` (the suggestions must come through a remote agent unchanged).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Dialog, Page, expect
 
+from tests.support.browser import demo_server, remote_demo_server
 from tests.support.live import LiveServer
 from tests.support.pages import agent_messages, chips, open_app, prompt, suggest, text, user_messages
 from tests.support.screenshots import screenshot
 
 AUTO_SEND_WAIT = 20_000  # ms: a 3 s countdown plus a demo turn, with room for a slow machine
+
+
+@pytest.fixture(scope="module", params=["stdio", "acpremote"])
+def shared_server(request: pytest.FixtureRequest, shop: Path, demo_state: Path) -> Iterator[LiveServer]:
+    """This module's server: the demo agent as a local process, then the same agent over WebSocket."""
+    serving = demo_server if request.param == "stdio" else remote_demo_server
+    with serving(shop, demo_state) as live:
+        yield live
 
 
 def test_chips_show_the_agents_list_in_order_with_full_text(page: Page, server: LiveServer) -> None:

@@ -1,7 +1,8 @@
 """A browser's way in: signing a context in to a test server, and the demo servers the browser tests share.
 
 `sign_in` gives a browser context a server's cookie as its token link would; `open_signed_in` opens a
-page the way a user does. `demo_server` runs the demo agent in a workspace until its agent is ready;
+page the way a user does. `demo_server` runs the demo agent in a workspace until its agent is ready
+(`remote_demo_server`: the same agent served over WebSocket by `acpremote`, as on another machine);
 `own_demo_server` makes the fixtures for a module that needs a demo server of its own.
 """
 
@@ -18,6 +19,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.support.live import LiveServer, serve_in_thread
+from tests.support.remote_agents import acpremote_demo, running
 from tests.support.sessions import fresh_session, wait_until_agent_ready
 from tests.support.workspace import fill_workspace
 
@@ -91,6 +93,19 @@ def demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterator[Live
     with serving as live:
         wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
         yield live
+
+
+@contextmanager
+def remote_demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterator[LiveServer]:
+    """A server whose agent is the demo agent on "another machine": `acpremote` serves it over WebSocket
+    on loopback, in `shop`, keeping its sessions in `demo_state`; stopped when the block ends."""
+    with running(acpremote_demo(demo_state, shop, env=FAST_DEMO)) as remote:
+        serving = serve_in_thread(
+            agent=remote.url(), cwd=shop, extra_args=extra_args, startup_timeout=AGENT_STARTUP_TIMEOUT
+        )
+        with serving as live:
+            wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
+            yield live
 
 
 def new_test_session(shared_server: LiveServer, demo_state: Path) -> LiveServer:

@@ -231,6 +231,8 @@ class AgentRoute(Generic[SinkT]):
             return
         try:
             self.stored = await agent.list_sessions(self.settings.cwd)
+        except AgentExitedError:
+            return  # the agent went away (or its connection did): that is told once, on its own
         except AgentError as exc:
             text = failure_text("could not list the agent's sessions", exc)
             self.notify_all(NoticeLevel.WARNING, text, error_detail(exc))
