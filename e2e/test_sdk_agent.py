@@ -1,9 +1,13 @@
 """The agent built on the official ACP TypeScript SDK (`tests/peers/sdk_agent.mjs`), in a real browser,
-in ACP v1 and v2 over stdio: a conversation with suggestions, a permission, and a stored session that
-comes back and is deleted. One server per version, each with its own store of the agent's sessions."""
+in ACP v1 and v2, over stdio and as a remote agent behind the SDK's own `AcpServer` in both profiles
+(WebSocket, Streamable HTTP): a conversation with suggestions, a permission, and a stored session that
+comes back and is deleted. One server per version and transport, each with its own store of the agent's
+sessions."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +17,8 @@ from tests.support.browser import AGENT_STARTUP_TIMEOUT, open_signed_in
 from tests.support.layouts import assert_accessible
 from tests.support.live import LiveServer, serve_in_thread
 from tests.support.pages import agent_messages, user_messages
+from tests.support.remote_agents import running
+from tests.support.remote_agents import sdk_server as sdk_remote_server
 from tests.support.sdk_peer import sdk_agent_command
 
 LIST_TIMEOUT_MS = 30_000
@@ -24,16 +30,41 @@ def sdk_version(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture(scope="module", params=["stdio", "ws", "http"])
+def sdk_transport(request: pytest.FixtureRequest) -> str:
+    """How this module's server reaches the SDK agent: its stdio, or the SDK's server (ws:// or http://)."""
+    return str(request.param)
+
+
 @pytest.fixture(scope="module")
-def sdk_server(sdk_version: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    workspace = tmp_path_factory.mktemp(f"sdk-v{sdk_version}")
-    with serve_in_thread(
-        agent=sdk_agent_command(),
-        cwd=workspace,
-        extra_args=["--protocol", sdk_version],
-        agent_env={"SDK_AGENT_STORE": str(workspace / "sessions.json")},
-        startup_timeout=AGENT_STARTUP_TIMEOUT,
-    ) as live:
+def sdk_server(
+    sdk_version: str, sdk_transport: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    workspace = tmp_path_factory.mktemp(f"sdk-v{sdk_version}-{sdk_transport}")
+    store = workspace / "sessions.json"
+    command = sdk_agent_command()
+    with contextlib.ExitStack() as stack:
+        agent = command
+        if sdk_transport != "stdio":
+            # On loopback, as trusted as a local agent, so that the same tests run (terminals included).
+            remote = stack.enter_context(running(sdk_remote_server(store)))
+            config = workspace / "settings.json"
+            entry = {"url": remote.url(sdk_transport), "localTools": True}
+            config.write_text(json.dumps({"agent_servers": {"sdk": entry}}), encoding="utf-8")
+            agent = "sdk"
+        live = stack.enter_context(
+            serve_in_thread(
+                agent=agent,
+                cwd=workspace,
+                extra_args=[
+                    "--protocol",
+                    sdk_version,
+                    *(["--config", str(config)] if agent == "sdk" else []),
+                ],
+                agent_env={"SDK_AGENT_STORE": str(store)},
+                startup_timeout=AGENT_STARTUP_TIMEOUT,
+            )
+        )
         yield live
 
 

@@ -25,7 +25,9 @@ from tests.support.remote_agents import (
     acpremote_demo,
     remote_settings_file,
     running,
+    sdk_server,
 )
+from tests.support.sdk_peer import sdk_agent_command
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.agent_config import ConfigError
 from webclient.domain.items import MessageItem, NoticeItem
@@ -203,22 +205,53 @@ async def test_an_unset_variable_in_the_headers_is_a_settings_error_that_names_i
         _ = settings.catalog
 
 
-@pytest.mark.parametrize("protocol", ["1", "2"], ids=["v1", "v2"])
-async def test_a_server_killed_mid_turn_and_started_again_is_reconnected_and_the_session_resumed(
-    tmp_path: Path, protocol: Literal["1", "2"]
+async def test_the_sdk_agents_terminal_request_over_streamable_http_is_refused_by_default(
+    tmp_path: Path,
 ) -> None:
-    server = acpremote_demo(
+    sdk_agent_command()  # skips (or, in CI, fails) where Node.js or the SDK is missing
+    with running(sdk_server(tmp_path / "sessions.json", token=TOKEN)) as server:
+        async with driving(tmp_path, server.url("http")) as driver:
+            await ready(driver)
+            driver.submit_prompt([TextPart(text="terminal")])
+            await eventually(lambda: driver.state.turn is TurnState.IDLE, 30, "the turn to end")
+            assert driver.state.terminals == {}
+            assert any("declined the remote agent's request to run 'echo'" in t for t in notices(driver))
+            assert not any("hello from the terminal" in text for text in messages(driver, "agent"))
+
+
+# The servers a reconnect is tested with: acpremote with the demo agent (WebSocket), the SDK's server with
+# the SDK agent (both profiles); and what makes a turn that runs until it is interrupted.
+KILLED: dict[str, tuple[str, str]] = {
+    "acpremote-ws": ("ws", "count to 200"),
+    "sdk-ws": ("ws", "slow"),
+    "sdk-http": ("http", "slow"),
+}
+
+
+def killable(name: str, tmp_path: Path) -> RemoteServer:
+    if name.startswith("sdk"):
+        sdk_agent_command()
+        return sdk_server(tmp_path / "sessions.json", token=TOKEN)
+    return acpremote_demo(
         tmp_path / "state", tmp_path, token=TOKEN, env={"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "40"}
     )
+
+
+@pytest.mark.parametrize("protocol", ["1", "2"], ids=["v1", "v2"])
+@pytest.mark.parametrize("name", list(KILLED))
+async def test_a_server_killed_mid_turn_and_started_again_is_reconnected_and_the_session_resumed(
+    tmp_path: Path, name: str, protocol: Literal["1", "2"]
+) -> None:
+    scheme, long_turn = KILLED[name]
+    server = killable(name, tmp_path)
     with running(server):
-        async with driving(tmp_path, server.url(), protocol=protocol) as driver:
+        async with driving(tmp_path, server.url(scheme), protocol=protocol) as driver:
             await ready(driver)
             await turn(driver, "my name is Ada")
             session_id = driver.state.session_id
-            driver.submit_prompt([TextPart(text="count to 200")])
-            await eventually(
-                lambda: "3" in (messages(driver, "agent") or [""])[-1], 30, "the count under way"
-            )
+            replies = len(messages(driver, "agent"))
+            driver.submit_prompt([TextPart(text=long_turn)])
+            await eventually(lambda: len(messages(driver, "agent")) > replies, 30, "the long turn under way")
 
             server.kill()
             await eventually(
@@ -226,7 +259,7 @@ async def test_a_server_killed_mid_turn_and_started_again_is_reconnected_and_the
                 30,
                 "the page to say reconnecting",
             )
-            assert driver.state.turn is TurnState.IDLE
+            await eventually(lambda: driver.state.turn is TurnState.IDLE, 30, "the interrupted turn to end")
             assert any(t.startswith("lost the connection to the remote agent") for t in notices(driver))
             shown = messages(driver, "user")
 
@@ -237,4 +270,4 @@ async def test_a_server_killed_mid_turn_and_started_again_is_reconnected_and_the
             assert any("the session goes on" in t for t in notices(driver))
             await turn(driver, "hello again")
             assert driver.state.session_id == session_id
-            assert messages(driver, "agent")[-1]
+            assert messages(driver, "agent")[-1].strip()

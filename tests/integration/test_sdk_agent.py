@@ -1,10 +1,12 @@
 """The agent built on the official ACP TypeScript SDK (`tests/peers/sdk_agent.mjs`, one
-`AgentProtocolRouter` for v1 and v2), over stdio, in both versions: the same conversation, suggestion
-and session tests. What only one version has is tested below the shared ones."""
+`AgentProtocolRouter` for v1 and v2), in both versions, over stdio and as a remote agent served by the
+SDK's own `AcpServer` (`tests/peers/remote_server.mjs`) in both profiles of ACP's HTTP transport
+(WebSocket and Streamable HTTP): the same conversation, suggestion and session tests. What only one
+version has is tested below the shared ones."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 
 from tests.support.driver import SessionDriver, sent, started
 from tests.support.polling import eventually
+from tests.support.remote_agents import RemoteServer, remote_settings_file, running, sdk_server
 from tests.support.sdk_peer import sdk_agent_command
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.domain.items import MessageItem, PermissionItem, ToolCallItem
@@ -21,17 +24,39 @@ from webclient.settings import Settings
 TURN_SECONDS = 20
 
 
-@pytest.fixture(params=["1", "2"], ids=["v1", "v2"])
+# How the agent is reached: its process's stdio, or the SDK's server's WebSocket or Streamable HTTP.
+TRANSPORTS = {"stdio": None, "ws": "ws", "http": "http"}
+
+
+@pytest.fixture(scope="module")
+def sdk_remote(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RemoteServer]:
+    """One SDK server for the module's remote tests (each test opens sessions of its own on it)."""
+    sdk_agent_command()  # skips (or, in CI, fails) where Node.js or the SDK is missing
+    with running(sdk_server(tmp_path_factory.mktemp("sdk-remote") / "sessions.json")) as server:
+        yield server
+
+
+@pytest.fixture(
+    params=[(t, v) for t in TRANSPORTS for v in ("1", "2")],
+    ids=[f"{t}-v{v}" for t in TRANSPORTS for v in "12"],
+)
 async def sdk(
     request: pytest.FixtureRequest, workspace: Path, tmp_path: Path
 ) -> AsyncIterator[SessionDriver]:
-    settings = Settings(
-        agent=sdk_agent_command(),
-        cwd=workspace,
-        flush_interval=0,
-        protocol=request.param,
-        agent_env=(f"SDK_AGENT_STORE={tmp_path / 'sessions.json'}",),
-    )
+    transport, protocol = request.param
+    scheme = TRANSPORTS[transport]
+    if scheme is None:
+        where: dict[str, Any] = {
+            "agent": sdk_agent_command(),
+            "agent_env": (f"SDK_AGENT_STORE={tmp_path / 'sessions.json'}",),
+        }
+    else:  # on loopback, as trusted as a local agent: the same tests, terminals included
+        server: RemoteServer = request.getfixturevalue("sdk_remote")
+        config = remote_settings_file(
+            tmp_path / "settings.json", server.url(scheme), token=None, local_tools=True
+        )
+        where = {"agent": "remote", "config": config}
+    settings = Settings(cwd=workspace, flush_interval=0, protocol=protocol, **where)
     async with started(settings) as driver:
         await eventually(lambda: driver.state.session_id is not None, TURN_SECONDS, "the session to open")
         yield driver
