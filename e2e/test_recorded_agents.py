@@ -107,3 +107,15 @@ def test_shell_results_keep_their_lines_and_fenced_results_stay_markdown(page: P
         bash = card(page, "toolu_01Bash")
         expect(bash.locator(".tool-part pre code")).to_have_text("Python 3.11.2\n", use_inner_text=True)
         screenshot(page, "tool-output-v1")
+
+
+def test_a_message_after_the_answer_or_a_plan_starts_a_new_bubble(page: Page, tmp_path: Path) -> None:
+    with replaying(page, "claude_notice_after_answer", tmp_path):
+        agent = page.locator('[data-testid="message"][data-role="agent"]')
+        send(page, "hello")
+        bubbles = ["Agent You said: hello", "Agent Warning: We're changing auto mode..."]
+        expect(agent).to_have_text(bubbles, use_inner_text=True)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        send(page, "todo")
+        bubbles += ["Agent I'll make a plan.", "Agent Starting with the tests."]
+        expect(agent).to_have_text(bubbles, use_inner_text=True)

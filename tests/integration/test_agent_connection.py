@@ -28,6 +28,7 @@ from webclient.acp.models import (
     TerminalRequest,
     TextPart,
     Translation,
+    TurnAnswered,
 )
 from webclient.acp.process import AgentProcess
 from webclient.acp.v1.connection import AgentConnection
@@ -145,7 +146,9 @@ async def test_echo_agent_initializes_and_streams_its_answer_in_wire_order(conne
     assert await agent.prompt(session.session_id, PROMPT) == "end_turn"
 
     assert recorder.agent_text == "You said: hello agent"
-    assert [t.session_id for t in recorder.translations] == ["echo-1"] * 3
+    assert [t.session_id for t in recorder.translations] == ["echo-1"] * 4
+    # The answer is told in wire order too, after the updates before it: the message is complete.
+    assert recorder.translations[-1].events == (TurnAnswered(stop_reason="end_turn"),)
     sent = [m for d, m in recorder.wire if d == "out"]
     assert sent[0]["method"] == "initialize"
     # our own initialize params, with the capability the SDK's models would drop

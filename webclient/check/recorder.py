@@ -24,6 +24,7 @@ from webclient.acp.models import (
     TerminalOutput,
     TerminalRequest,
     Translation,
+    TurnAnswered,
 )
 from webclient.check.sandbox import Sandbox
 from webclient.errors import RequestRefused
@@ -125,6 +126,8 @@ class Recorder:
         self.note(text)
 
     def on_update(self, translation: Translation) -> None:
+        if all(isinstance(event, TurnAnswered) for event in translation.events):
+            return  # a v1 answer told in wire order, not an update: the answer is recorded on its own
         session = translation.session_id
         line = self._last_in  # the update this translation came from: the line just read
         now = time.monotonic()

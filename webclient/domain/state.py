@@ -36,6 +36,7 @@ from webclient.acp.models import (
     TerminalEvent,
     TerminalOutput,
     ToolCallEvent,
+    TurnAnswered,
     UsageEvent,
 )
 from webclient.domain.items import (
@@ -208,6 +209,8 @@ class SessionState:
             return self.transcript.add_chunk(event, keyed=self.keyed_messages)
         if isinstance(event, MessageUpsert):
             return self.transcript.upsert_message(event)
+        if isinstance(event, TurnAnswered):  # v1: the answer is complete
+            return self.transcript.close_open_message()
         if isinstance(event, StateEvent):
             self.agent_state = event.state
             return {Aspect.STATUS}
@@ -217,6 +220,9 @@ class SessionState:
             return self.add_notice(event)
         if isinstance(event, ToolCallEvent):
             return self.transcript.tool_call(event)
+        if isinstance(event, PlanEvent | CommandsEvent | ModeEvent | ConfigOptionsEvent):
+            # Another update kind ends the streamed message (a title or the usage come alongside one).
+            self.transcript.close_open_message()
         if isinstance(event, PlanEvent):
             self._plans[event.plan_id] = event.entries
             self.plan = tuple(entry for entries in self._plans.values() for entry in entries)

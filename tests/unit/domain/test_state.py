@@ -25,6 +25,7 @@ from webclient.acp.models import (
     ToolCallContent,
     ToolCallEvent,
     ToolCallLocation,
+    TurnAnswered,
     UsageEvent,
 )
 from webclient.domain.items import KEPT_REPEATS, MessageItem, NoticeItem, ToolCallItem
@@ -456,3 +457,43 @@ def test_a_ready_agent_shows_opening_until_the_session_exists() -> None:
     assert state.display_status == "opening"
     state.session_id = "s-1"
     assert state.display_status == "ready"
+
+
+def test_a_chunk_after_the_turns_answer_starts_a_new_message() -> None:
+    state = SessionState()
+    state.apply(chunk("agent", "You said: hello"))
+    state.apply(TurnAnswered(stop_reason="end_turn"))  # v1: before the turn task has ended the turn
+    state.apply(chunk("agent", "Warning: ..."))
+    assert messages(state) == [("agent", "You said: hello"), ("agent", "Warning: ...")]
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        PlanEvent(entries=(PlanEntry(content="step", priority="medium", status="pending"),)),
+        CommandsEvent(commands=()),
+        ModeEvent(current_mode_id="plan"),
+        ConfigOptionsEvent(options=()),
+    ],
+)
+def test_another_update_kind_between_chunks_starts_a_new_message(between: object) -> None:
+    state = SessionState()
+    state.apply(chunk("agent", "one"))
+    state.apply(between)  # type: ignore[arg-type]
+    state.apply(chunk("agent", "two"))
+    assert messages(state) == [("agent", "one"), ("agent", "two")]
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        SessionInfoEvent(title="A title"),
+        UsageEvent(used=10, size=100),
+    ],
+)
+def test_a_title_or_the_usage_between_chunks_keeps_the_message_open(between: object) -> None:
+    state = SessionState()
+    state.apply(chunk("agent", "one "))
+    state.apply(between)  # type: ignore[arg-type]
+    state.apply(chunk("agent", "two"))
+    assert messages(state) == [("agent", "one two")]

@@ -48,6 +48,7 @@ from webclient.acp.models.events import (
     ToolCallEvent,
     ToolCallLocation,
     Translation,
+    TurnAnswered,
     UsageEvent,
 )
 from webclient.acp.models.requests import (
@@ -105,5 +106,6 @@ __all__ = [
     "ToolCallEvent",
     "ToolCallLocation",
     "Translation",
+    "TurnAnswered",
     "UsageEvent",
 ]

@@ -105,6 +105,13 @@ class StateEvent(Model):
     stop_reason: str | None = None
 
 
+class TurnAnswered(Model):
+    """ACP v1's answer to `session/prompt`, in wire order with the updates around it: the agent's
+    message is complete, so a chunk after it starts a new message."""
+
+    stop_reason: str | None = None
+
+
 class TerminalEvent(Model):
     """ACP v2's display-only terminal (`terminal_update`, `terminal_output_chunk`), decoded.
 
@@ -199,6 +206,7 @@ SessionEvent = (
     MessageChunk
     | MessageUpsert
     | StateEvent
+    | TurnAnswered
     | TerminalEvent
     | ToolCallEvent
     | PlanEvent

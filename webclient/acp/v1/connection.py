@@ -11,7 +11,7 @@ would drop unknown variants), and let the SDK's client router serve the agent's 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +30,17 @@ from webclient.acp.answers import (
 from webclient.acp.capabilities import PROTOCOL_VERSION
 from webclient.acp.content_blocks import prompt_to_wire
 from webclient.acp.controls import ConfigOption, config_options_from_wire
-from webclient.acp.endpoint import AgentEndpoint
+from webclient.acp.endpoint import AgentEndpoint, MessageChannel
 from webclient.acp.listener import AgentListener
 from webclient.acp.mcp_wire import mcp_wire
-from webclient.acp.models import AgentInfo, OpenedSession, PromptBlock, StoredSessionInfo
+from webclient.acp.models import (
+    AgentInfo,
+    OpenedSession,
+    PromptBlock,
+    StoredSessionInfo,
+    Translation,
+    TurnAnswered,
+)
 from webclient.acp.output import OutputWatch, initialize_answer
 from webclient.acp.suggestions import BASELINE_TYPES, allowed_types, offered_types
 from webclient.acp.v1.answers import V1_ANSWERS, stop_reason
@@ -65,12 +72,17 @@ class AgentConnection:
         self._output = OutputWatch(process, listener)
         # The block types a prompt suggestion may use; known once `initialize` has been answered.
         self._suggestion_types = BASELINE_TYPES
+        # Our `session/prompt` requests awaiting their answer: request id -> session id.
+        self._prompts: dict[Any, str] = {}
 
     async def start(self) -> AgentInfo:
         """Spawn (or connect to) the agent and complete `initialize`. Raises AgentError subclasses."""
         await self.process.start()
-        transport = self.process.channel(
-            self._output.garbage, on_overflow=self._output.overflow, intercept=self._intercept
+        transport = _Announcing(
+            self.process.channel(
+                self._output.garbage, on_overflow=self._output.overflow, intercept=self._intercept
+            ),
+            self._sending,
         )
         self._router = build_client_router(ClientRequests(self._listener))  # type: ignore[arg-type]
         self._conn = Connection(
@@ -174,7 +186,19 @@ class AgentConnection:
         except (ConnectionError, OSError):
             raise await self._output.exited_error() from None
 
+    def _sending(self, message: dict[str, Any]) -> None:
+        if message.get("method") == "session/prompt" and "id" in message:
+            self._prompts[message["id"]] = str(as_object(message.get("params")).get("sessionId", ""))
+
     def _intercept(self, message: dict[str, Any]) -> bool:
+        if "method" not in message and (session_id := self._prompts.pop(message.get("id"), None)):
+            # The turn's answer, told in wire order: the SDK resolves the request later, on a task of
+            # its own, and a chunk the agent wrote right after its answer (claude-agent-acp's notices)
+            # must not join the answered message meanwhile.
+            reason = as_object(message.get("result")).get("stopReason")
+            answered = TurnAnswered(stop_reason=reason if isinstance(reason, str) else None)
+            self._listener.on_update(Translation(session_id, (answered,)))
+            return False
         # `session/update` notifications are the stream: handled here, as each line is read, so they reach
         # the listener in wire order (the SDK would hand each to its own task, where order is not kept)
         # and without the SDK's per-message copy, task and tracing span.
@@ -192,6 +216,28 @@ class AgentConnection:
 
     async def _handle(self, method: str, params: Any, is_notification: bool) -> Any:
         return await self._router(method, params, is_notification)
+
+
+class _Announcing:
+    """A channel that tells the connection of each message before it goes out, so the answer to a
+    request can never be read before the connection knows the request."""
+
+    def __init__(self, inner: MessageChannel, sending: Callable[[dict[str, Any]], None]) -> None:
+        self._inner = inner
+        self._sending = sending
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self._sending(message)
+        await self._inner.send(message)
+
+    async def receive(self) -> dict[str, Any] | None:
+        return await self._inner.receive()
+
+    async def receive_any(self, *, batches: bool = True) -> dict[str, Any] | list[Any] | None:
+        return await self._inner.receive_any(batches=batches)
+
+    async def close(self) -> None:
+        await self._inner.close()
 
 
 def _opened(session_id: str, result: Any) -> OpenedSession:
