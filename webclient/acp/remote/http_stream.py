@@ -5,7 +5,9 @@
 - Every later message is a POST answered `202`; what the agent says comes on long-lived SSE streams:
   one for the connection (answers to `session/new`, `session/load`, messages of no session) and one
   per session (`Acp-Session-Id`: its updates, its requests, the answers to its requests), opened before
-  the first message for that session is sent, or when an answer names a new session.
+  the first message for that session is sent, or when an answer names a new session. An event is one
+  message; one larger than a stdio line may be ends the connection (the agent does not get to grow our
+  memory without end).
 - An answer to the agent's own request goes with the session header of the stream it came on.
 - `DELETE` ends the connection. The connection stream's end is the agent's end; a session stream that
   ends fails that session's requests in flight, and the next message for it opens it again.
@@ -21,11 +23,11 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from httpx_sse import aconnect_sse
 
 from webclient.acp.endpoint import GarbageCallback, Intercept
-from webclient.acp.remote.frames import FrameChannel, dump, parse_frame
+from webclient.acp.remote.frames import MAX_MESSAGE_BYTES, FrameChannel, dump, parse_frame
 from webclient.acp.remote.refusals import http_refusal, refusal
+from webclient.acp.remote.sse import EventTooLarge, events
 from webclient.aio import cancel_and_wait
 
 CONNECTION_ID = "Acp-Connection-Id"
@@ -140,18 +142,22 @@ class StreamableHttpChannel(FrameChannel):
 
     async def _read(self, session: str | None) -> None:
         assert self._connection_id is not None
-        headers = {CONNECTION_ID: self._connection_id} | ({SESSION_ID: session} if session else {})
+        headers = {**_EVENTS, CONNECTION_ID: self._connection_id} | ({SESSION_ID: session} if session else {})
         why = "its event stream ended"
         try:
-            async with aconnect_sse(self._client, "GET", self._url, headers=headers) as source:
-                if source.response.status_code != 200:
-                    why = f"it answered HTTP {source.response.status_code} to the event stream's GET"
+            async with self._client.stream("GET", self._url, headers=headers) as response:
+                kind = response.headers.get("content-type", "").partition(";")[0].strip()
+                if response.status_code != 200 or kind != "text/event-stream":
+                    shown = kind or "no content type"
+                    why = f"it answered HTTP {response.status_code} ({shown}) to the event stream's GET"
                     return
                 self._settle(session, True)
-                async for event in source.aiter_sse():
-                    self._arrived(event.data, session)
+                async for data in events(response, MAX_MESSAGE_BYTES):
+                    self._arrived(data, session)
         except httpx.HTTPError as exc:
             why = f"its event stream broke ({exc or type(exc).__name__})"
+        except EventTooLarge as exc:
+            why = f"it sent more than webclient takes in one message: {exc}"
         finally:
             self._settle(session, False)
             self._stream_ended(session, why)
@@ -222,6 +228,7 @@ class StreamableHttpChannel(FrameChannel):
 
 
 _JSON = {"Content-Type": "application/json"}
+_EVENTS = {"Accept": "text/event-stream", "Cache-Control": "no-store"}
 
 
 def _key(request_id: Any) -> Key:
