@@ -2,6 +2,8 @@
 
 - `polling`: the one way to wait (`Deadline`, `wait_until`, `eventually`): a deadline and what was awaited.
 - `html`: the one HTML parser: a fragment's tags, text and `problems`; a tab's `Page` and wait predicates.
+- `dom`: a tab's DOM built from its frames as htmx's out-of-band swaps build it, serialised to compare.
+- `markdown_corpus`: Markdown answers of every construct, and random chunkings of them, for streaming.
 - `live`: a real server (`run_server` subprocess, `serve_in_thread`), its WebSocket `Tab`, scripted agents.
 - `inprocess`: the app in the test's process through Starlette's TestClient, with a real agent.
 - `driver`: `SessionDriver`, the domain's registry with real agents, driven as a tab drives it.

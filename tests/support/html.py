@@ -41,10 +41,12 @@ _WATCHED = frozenset(
         "md-done",
         "md-tail",
         "md-append",
+        "md-tail-append",
     }
 )
-# A streamed answer's parts (views/markdown_stream.py): finished blocks, appended to, and the open tail.
-_DONE, _TAIL, _APPEND = "md-done", "md-tail", "md-append"
+# A streamed answer's parts (views/markdown_stream.py, views/streamed.py): finished blocks, appended to,
+# and the open tail, replaced or appended to.
+_DONE, _TAIL, _APPEND, _TAIL_APPEND = "md-done", "md-tail", "md-append", "md-tail-append"
 Attrs = list[tuple[str, str | None]]
 
 
@@ -256,6 +258,9 @@ class Page:
             elif element.testid == _APPEND:
                 target = element.attrs["hx-swap-oob"].removeprefix("beforeend:#").rsplit("-", 1)[0]
                 done[target] = done.get(target, "") + element.text
+            elif element.testid == _TAIL_APPEND:
+                target = element.attrs["hx-swap-oob"].removeprefix("beforeend:#").rsplit("-", 1)[0]
+                tail[target] = tail.get(target, "") + element.text
         latest = self._latest("message")
         return [
             (e.attrs.get("data-role", ""), (done[i] + tail.get(i, "") if i in done else e.text).strip())
@@ -321,6 +326,8 @@ def _marked(values: dict[str, str]) -> dict[str, str]:
         values["data-testid"] = _DONE if _DONE in classes else _TAIL
     elif values.get("hx-swap-oob", "").startswith("beforeend:#") and values["hx-swap-oob"].endswith("-done"):
         values["data-testid"] = _APPEND
+    elif values.get("hx-swap-oob", "").startswith("beforeend:#") and values["hx-swap-oob"].endswith("-tail"):
+        values["data-testid"] = _TAIL_APPEND
     return values
 
 

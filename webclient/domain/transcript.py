@@ -7,7 +7,7 @@ the entries it changed. No I/O here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from webclient.acp.models import (
     ContentPart,
@@ -40,6 +40,7 @@ class Transcript:
 
     def __init__(self) -> None:
         self.items: list[Item] = []
+        self._positions: dict[str, int] = {}  # entry id -> its index in `items` (entries are only appended)
         self.terminals: dict[str, TerminalView] = {}  # by terminal id
         self._tool_calls: dict[str, ToolCallItem] = {}
         self._open_message: MessageItem | None = None
@@ -48,7 +49,14 @@ class Transcript:
     # --- queries ----------------------------------------------------------------------------------------
 
     def item(self, item_id: str) -> Item | None:
-        return next((i for i in self.items if i.id == item_id), None)
+        position = self._positions.get(item_id)
+        return None if position is None else self.items[position]
+
+    def entries(self, keys: Iterable[str]) -> list[Item]:
+        """The entries among `keys` (other keys are ignored), in transcript order; however long the
+        transcript, this costs what the keys cost."""
+        positions = sorted(p for key in keys if (p := self._positions.get(key)) is not None)
+        return [self.items[p] for p in positions]
 
     def tool_card(self, tool_call_id: str) -> ToolCallItem | None:
         return self._tool_calls.get(tool_call_id)
@@ -81,7 +89,7 @@ class Transcript:
         item = self._open_message
         if item is None or item.role != chunk.role or _different_message(item, chunk):
             item = MessageItem(role=chunk.role, message_id=chunk.message_id)
-            self.items.append(item)
+            self._add(item)
             self._open_message = item
         item.add(chunk.content)
         return {item.id}
@@ -117,7 +125,7 @@ class Transcript:
             item = pending
         else:
             item = MessageItem(role=role, message_id=message_id)  # type: ignore[arg-type]
-            self.items.append(item)
+            self._add(item)
         self._messages[key] = item
         self._open_message = None
         return item
@@ -158,8 +166,12 @@ class Transcript:
                 return None
         return None
 
-    def _append(self, item: Item) -> set[str]:
+    def _add(self, item: Item) -> None:
+        self._positions[item.id] = len(self.items)
         self.items.append(item)
+
+    def _append(self, item: Item) -> set[str]:
+        self._add(item)
         self._open_message = None
         return {item.id}
 
@@ -170,7 +182,7 @@ class Transcript:
         if item is None:
             item = ToolCallItem(tool_call_id=event.tool_call_id)
             self._tool_calls[event.tool_call_id] = item
-            self.items.append(item)
+            self._add(item)
         item.merge(event)
         if event.terminal_stream is not None:
             self._stream_terminal(item, event.terminal_stream)

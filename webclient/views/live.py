@@ -20,8 +20,9 @@ from webclient.domain.prompt import ComposerAttachments
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.inspector import Cursor, InspectorFeed
-from webclient.views.markdown_stream import delta, finished_end, streamed_text
+from webclient.views.markdown_stream import answer_text, finished_end, streamed_text
 from webclient.views.regions import is_region
+from webclient.views.streamed import Shown, Stream, StreamFrame
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
 MAX_QUEUED_FRAMES = 256
@@ -55,8 +56,8 @@ class Subscriber:
     def __init__(self) -> None:
         self.frames = _FrameQueue()
         self.known_items: set[str] = set()
-        # For each streamed answer this tab has, where the finished blocks it was sent end.
-        self.streamed: dict[str, int] = {}
+        # For each streamed answer this tab has, what it shows of it.
+        self.streamed: dict[str, Shown] = {}
         self.inspector = Cursor()  # what this tab's protocol inspector already shows
         # Only a tab whose inspector is open is sent its entries: a closed panel costs nothing.
         self.watching_inspector = False
@@ -91,6 +92,9 @@ class LiveHub:
         self._dirty: set[str] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        # Each streamed answer's shared reading, and the renders of long open tails that are due.
+        self._streams: dict[str, Stream] = {}
+        self._format_timers: dict[str, asyncio.TimerHandle] = {}
         self.frames_sent = 0
         self.inspector = inspector  # None: no protocol inspector
 
@@ -102,6 +106,9 @@ class LiveHub:
         if self._task is not None:
             await cancel_and_wait(self._task)
             self._task = None
+        for timer in self._format_timers.values():
+            timer.cancel()
+        self._format_timers.clear()
         for sub in list(self._subscribers):
             with contextlib.suppress(asyncio.QueueFull):
                 sub.frames.put_nowait(None)
@@ -120,7 +127,7 @@ class LiveHub:
         sub.known_items = {entry.id for entry in self.state.items}
         for entry in self.state.items:
             if (text := streamed_text(entry)) is not None:
-                sub.streamed[entry.id] = finished_end(text)  # where the snapshot split it
+                sub.streamed[entry.id] = Shown(finished_end(text), len(text))  # as the snapshot has it
         self._subscribers.add(sub)
         return sub
 
@@ -150,8 +157,8 @@ class LiveHub:
         if not dirty or not self._subscribers:
             return
         regions = "".join(render.region(self.state, key) for key in sorted(dirty) if is_region(key))
-        entries = [entry for entry in self.state.items if entry.id in dirty]
-        rendered = _Rendered(self.state)
+        entries = self.state.transcript.entries(dirty)
+        rendered = _Rendered(self.state, self._streams, asyncio.get_running_loop().time())
         wire = self.inspector.batch() if self.inspector is not None and Aspect.PROTOCOL_LOG in dirty else None
         for sub in list(self._subscribers):
             frame = regions + self._entries_for(sub, entries, rendered)
@@ -162,19 +169,21 @@ class LiveHub:
             if sub.dropped:
                 self._subscribers.discard(sub)
         self.frames_sent += 1
+        self._schedule_formats(entries)
 
     @staticmethod
     def _entries_for(sub: Subscriber, entries: list[Item], rendered: _Rendered) -> str:
         html: list[str] = []
         new: list[str] = []
         for entry in entries:
-            text = streamed_text(entry)
-            start = sub.streamed.get(entry.id)
-            if text is not None and start is not None:
-                end, frame = rendered.delta(entry.id, text, start)
-                html.append(frame)
-                sub.streamed[entry.id] = end
-                continue
+            text = rendered.streamed_text(entry)
+            shown = sub.streamed.get(entry.id)
+            if text is not None and shown is not None:
+                change = rendered.stream(entry.id, text)
+                if not change.replaced:
+                    frame, sub.streamed[entry.id] = change.for_tab(shown)
+                    html.append(frame)
+                    continue
             if entry.id in sub.known_items:
                 html.append(rendered.item(entry, oob=True))
             else:
@@ -183,10 +192,24 @@ class LiveHub:
             if text is None:
                 sub.streamed.pop(entry.id, None)  # shown whole from now on (say, an image joined it)
             else:
-                sub.streamed[entry.id] = rendered.finished_end(entry.id, text)
+                sub.streamed[entry.id] = Shown(rendered.finished_end(entry.id, text), len(text))
         if new:
             html.append(render.append_items("".join(new)))
         return "".join(html)
+
+    def _schedule_formats(self, entries: list[Item]) -> None:
+        """A tab left showing raw text of an open block gets it rendered as Markdown when that is due."""
+        loop = asyncio.get_running_loop()
+        for entry in entries:
+            stream = self._streams.get(entry.id)
+            if stream is None or entry.id in self._format_timers:
+                continue
+            if any((c := sub.streamed.get(entry.id)) is not None and c.raw for sub in self._subscribers):
+                self._format_timers[entry.id] = loop.call_at(stream.format_due, self._format_due, entry.id)
+
+    def _format_due(self, entry_id: str) -> None:
+        del self._format_timers[entry_id]
+        self.mark([entry_id])
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -221,20 +244,33 @@ class _Rendered:
     Every tab that has an answer up to the same point shares one rendering of what changed since.
     """
 
-    def __init__(self, state: SessionState) -> None:
+    def __init__(self, state: SessionState, streams: dict[str, Stream], now: float) -> None:
         self._state = state
+        self._streams = streams
+        self._now = now
         self._html: dict[tuple[str, bool], str] = {}
-        self._deltas: dict[tuple[str, int], tuple[int, str]] = {}
+        self._changes: dict[str, StreamFrame] = {}
         self._ends: dict[str, int] = {}
 
-    def delta(self, entry_id: str, text: str, start: int) -> tuple[int, str]:
-        """A streamed answer's change for a tab whose finished blocks end at `start`: (new end, frame)."""
-        key = (entry_id, start)
-        found = self._deltas.get(key)
-        if found is None:
-            change = delta(text, start)
-            found = self._deltas[key] = (change.end, render.message_delta(entry_id, change))
-        return found
+    def streamed_text(self, entry: Item) -> str | None:
+        """`markdown_stream.streamed_text`, reading each piece of a growing answer once."""
+        text = answer_text(entry)
+        if text is None:
+            return None
+        return None if self._stream(entry.id).references.found(text) else text
+
+    def stream(self, entry_id: str, text: str) -> StreamFrame:
+        """This frame's change of a streamed answer, shared by every tab that has it."""
+        change = self._changes.get(entry_id)
+        if change is None:
+            change = self._changes[entry_id] = StreamFrame(entry_id, text, self._stream(entry_id), self._now)
+        return change
+
+    def _stream(self, entry_id: str) -> Stream:
+        stream = self._streams.get(entry_id)
+        if stream is None:
+            stream = self._streams[entry_id] = Stream()
+        return stream
 
     def finished_end(self, entry_id: str, text: str) -> int:
         """Where the full rendering of this answer (in this frame) split it."""

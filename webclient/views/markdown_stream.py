@@ -35,31 +35,49 @@ _REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:", re.MULTILINE)
 def finished_end(text: str, start: int = 0) -> int:
     """Where the finished blocks of `text` end (0: none is finished yet).
 
-    `start` must be 0 or a value this function returned for a prefix of `text`: scanning resumes there,
-    so a growing answer is scanned once in all, not once per frame.
+    `start` must be 0 or a value this function returned for a prefix of `text`. A growing answer is
+    better scanned with one `BlockScanner`, which resumes at the line it stopped at.
     """
-    end = start
-    fence: str | None = None  # the opening fence, while inside a fenced code block
-    blank_before = False
-    pos = start
-    while (newline := text.find("\n", pos)) >= 0:  # complete lines: the last one may still grow
-        line = text[pos:newline]
-        if fence is not None:
-            fence = None if _closes(line, fence) else fence
-        elif not line.strip():
-            blank_before = True
-        else:
-            if blank_before and not line[0].isspace() and not _LIST_ITEM.match(line):
-                end = pos
-            blank_before = False
-            opener = _FENCE.match(line)
-            fence = opener.group(1) if opener else None
-        pos = newline + 1
-    # The line still being written starts a new block too, once its first character rules out a list
-    # item (a digit or a bullet could still continue the list above) and an indented continuation.
-    if fence is None and blank_before and pos < len(text) and _starts_a_block(text[pos]):
-        end = pos
-    return end
+    scanner = BlockScanner()
+    scanner.pos = scanner.end = start
+    return scanner.advance(text)
+
+
+class BlockScanner:
+    """Finds where the finished blocks of a growing text end, reading each complete line once.
+
+    Feed it the same text as it grows (each call's text starting with the last one's): a chunk costs the
+    lines it completed, however long the open block (a code block of thousands of lines) already is.
+    """
+
+    def __init__(self) -> None:
+        self.pos = 0  # the start of the first line not read yet
+        self.end = 0  # where the finished blocks end, as of the complete lines read
+        self.fence: str | None = None  # the opening fence, while inside a fenced code block
+        self._blank_before = False
+
+    def advance(self, text: str) -> int:
+        """Read the lines `text` completed since the last call; return where its finished blocks end."""
+        pos, fence, blank_before, end = self.pos, self.fence, self._blank_before, self.end
+        while (newline := text.find("\n", pos)) >= 0:  # complete lines: the last one may still grow
+            line = text[pos:newline]
+            if fence is not None:
+                fence = None if _closes(line, fence) else fence
+            elif not line.strip():
+                blank_before = True
+            else:
+                if blank_before and not line[0].isspace() and not _LIST_ITEM.match(line):
+                    end = pos
+                blank_before = False
+                opener = _FENCE.match(line)
+                fence = opener.group(1) if opener else None
+            pos = newline + 1
+        self.pos, self.fence, self._blank_before, self.end = pos, fence, blank_before, end
+        # The line still being written starts a new block too, once its first character rules out a list
+        # item (a digit or a bullet could still continue the list above) and an indented continuation.
+        if fence is None and blank_before and pos < len(text) and _starts_a_block(text[pos]):
+            return pos
+        return end
 
 
 def _starts_a_block(first: str) -> bool:
@@ -74,19 +92,39 @@ def _closes(line: str, fence: str) -> bool:
     return run[0] == fence[0] and len(run) >= len(fence) and not line[closer.end() :].strip()
 
 
-def streamed_text(entry: Item) -> str | None:
-    """The text of an entry shown as streamed Markdown (an agent message or thought that is all text)."""
+def answer_text(entry: Item) -> str | None:
+    """The text of an agent message or thought that is all text (streamed, unless it has a reference
+    definition: `streamed_text`)."""
     if not isinstance(entry, MessageItem) or entry.role == "user" or len(entry.parts) != 1:
         return None
     part = entry.parts[0]
-    if not isinstance(part, TextPart) or _has_reference_definition(part.text):
-        return None
-    return part.text
+    return part.text if isinstance(part, TextPart) else None
 
 
-def _has_reference_definition(text: str) -> bool:
-    # The substring test is a fast C scan; the regex only runs when a definition is possible at all.
-    return "]:" in text and _REFERENCE_DEFINITION.search(text) is not None
+def streamed_text(entry: Item) -> str | None:
+    """The text of an entry shown as streamed Markdown (an agent message or thought that is all text)."""
+    text = answer_text(entry)
+    return None if text is None or ReferenceWatch().found(text) else text
+
+
+class ReferenceWatch:
+    """Whether a growing text has a reference definition, reading each appended piece once."""
+
+    def __init__(self) -> None:
+        self._text = ""
+        self._found = False
+
+    def found(self, text: str) -> bool:
+        if not text.startswith(self._text):  # replaced, not grown: read it all again
+            self._text, self._found = "", False
+        # A definition's `]:` may straddle the old end by one character.
+        at = max(0, len(self._text) - 1)
+        self._text = text
+        while not self._found and (at := text.find("]:", at)) >= 0:
+            line = text.rfind("\n", 0, at) + 1
+            self._found = _REFERENCE_DEFINITION.match(text, line) is not None
+            at += 2
+        return self._found
 
 
 @dataclass(frozen=True)
@@ -102,19 +140,3 @@ def split(text: str) -> Split:
     """The whole answer, split where `finished_end` says (for the full page and a snapshot)."""
     end = finished_end(text)
     return Split(done=render_markdown(text[:end]), tail=render_markdown(text[end:]), end=end)
-
-
-@dataclass(frozen=True)
-class Delta:
-    """What a tab that has the finished blocks up to `start` needs: the newly finished ones and the tail."""
-
-    added: Markup
-    tail: Markup
-    end: int
-
-
-def delta(text: str, start: int) -> Delta:
-    """Render only what changed since the finished part ended at `start`."""
-    end = finished_end(text, start)
-    added = render_markdown(text[start:end]) if end > start else Markup("")
-    return Delta(added=added, tail=render_markdown(text[end:]), end=end)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
 from webclient.domain.items import Item
@@ -23,7 +23,7 @@ from webclient.views import assets, hidden_chars
 from webclient.views.chips import approx_size, chip_view, uri_name
 from webclient.views.diff import diff_view, patch_view
 from webclient.views.markdown import render_markdown
-from webclient.views.markdown_stream import Delta, Split, split, streamed_text
+from webclient.views.markdown_stream import Split, split, streamed_text
 from webclient.views.notices import has_detail, plain_text
 from webclient.views.paths import TEMPLATES_DIR
 from webclient.views.regions import REGIONS, is_region
@@ -99,13 +99,28 @@ def item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
     return _partial("_item.html", state=state, item=entry, oob=oob)
 
 
-def message_delta(entry_id: str, change: Delta) -> str:
-    """A streamed answer's newly finished blocks (appended to those the tab has) and its new open tail."""
-    tail = _partial("_message_tail.html", item_id=entry_id, tail=change.tail, oob=True)
-    if not change.added:
-        return tail
-    added = Markup('<div hx-swap-oob="beforeend:#{}-done">{}</div>').format(entry_id, change.added)
-    return str(added) + tail
+def message_added(entry_id: str, added: Markup) -> str:
+    """A streamed answer's newly finished blocks, appended to those the tab has."""
+    return str(Markup('<div hx-swap-oob="beforeend:#{}-done">{}</div>').format(entry_id, added))
+
+
+def message_tail(entry_id: str, tail: Markup) -> str:
+    """A streamed answer's open tail, replacing the one the tab shows."""
+    return _partial("_message_tail.html", item_id=entry_id, tail=tail, oob=True)
+
+
+def raw_text(text: str, *, code: bool) -> Markup:
+    """Text of an open block not yet rendered as Markdown: escaped, kept as written, set as code inside a
+    fenced code block."""
+    # Plain concatenation: this runs for every chunk of a long block, and `Markup.format` costs more than
+    # the escaping itself.
+    kind = "md-raw md-raw-code" if code else "md-raw"
+    return Markup(f'<span class="{kind}">{escape(text)}</span>')
+
+
+def message_raw(entry_id: str, raw: Markup) -> str:
+    """Raw text appended to a streamed answer's open tail (a later render of the tail replaces it)."""
+    return f'<div hx-swap-oob="beforeend:#{escape(entry_id)}-tail">{raw}</div>'
 
 
 def _streamed_split(entry: Item) -> Split | None:

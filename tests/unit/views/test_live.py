@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from markupsafe import Markup
 
 from tests.support.html import top_level
 from webclient.acp.models import AgentStatus, MessageChunk, TextPart, ToolCallEvent
@@ -12,7 +13,6 @@ from webclient.domain.items import Item
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
-from webclient.views.markdown_stream import Delta
 
 
 def drain(sub: Subscriber) -> list[str | None]:
@@ -177,6 +177,10 @@ async def test_one_flush_appends_for_one_tab_and_replaces_for_another(hub: LiveH
     drain(late)
     hub.flush()
     (early_frame,) = drain(early)
+    assert drain(late) == []  # its snapshot showed all there is
+    agent_says(hub, " and more")
+    hub.flush()
+    drain(early)
     (late_frame,) = drain(late)
     early_roots = top_level(str(early_frame))
     late_roots = top_level(str(late_frame))
@@ -335,18 +339,18 @@ async def test_a_changed_item_is_rendered_once_per_frame_for_every_tab_that_know
     hub: LiveHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[str] = []
-    real_item, real_delta = render.item, render.message_delta
+    real_item, real_tail = render.item, render.message_tail
 
     def counting_item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
         calls.append(f"item oob={oob}")
         return real_item(state, entry, oob=oob)
 
-    def counting_delta(entry_id: str, change: Delta) -> str:
-        calls.append("delta")
-        return real_delta(entry_id, change)
+    def counting_tail(entry_id: str, tail: Markup) -> str:
+        calls.append("tail")
+        return real_tail(entry_id, tail)
 
     monkeypatch.setattr(render, "item", counting_item)
-    monkeypatch.setattr(render, "message_delta", counting_delta)
+    monkeypatch.setattr(render, "message_tail", counting_tail)
     first = hub.subscribe()
     tool_call(hub, "in_progress")
     agent_says(hub, "hello")
@@ -356,5 +360,5 @@ async def test_a_changed_item_is_rendered_once_per_frame_for_every_tab_that_know
     tool_call(hub, "completed")
     calls.clear()
     hub.flush()
-    assert sorted(calls) == ["delta", "item oob=True"]  # one render of each, shared by both tabs
+    assert sorted(calls) == ["item oob=True", "tail"]  # one render of each, shared by both tabs
     assert drain(first)[-1] == drain(second)[-1]

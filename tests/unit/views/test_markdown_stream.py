@@ -8,7 +8,7 @@ from tests.support.html import problems
 from webclient.acp.models import ImagePart, TextPart
 from webclient.domain.items import MessageItem
 from webclient.views.markdown import render_markdown
-from webclient.views.markdown_stream import delta, finished_end, split, streamed_text
+from webclient.views.markdown_stream import BlockScanner, finished_end, split, streamed_text
 
 ANSWER = """# Plan
 
@@ -57,20 +57,22 @@ def test_a_line_that_may_continue_the_block_above_is_not_a_split(next_line: str)
 
 def test_scanning_from_an_earlier_result_finds_what_a_full_scan_finds_at_every_length() -> None:
     start = 0
+    scanner = BlockScanner()
     for length in range(len(ANSWER) + 1):
         text = ANSWER[:length]
         start = finished_end(text, start)
-        assert start == finished_end(text), length
+        assert start == finished_end(text) == scanner.advance(text), length
 
 
 def test_finished_blocks_rendered_in_the_pieces_they_finished_in_equal_one_rendering() -> None:
     pieces = []
     start = 0
+    scanner = BlockScanner()
     for length in range(0, len(ANSWER) + 1, 7):
-        change = delta(ANSWER[:length], start)
-        if change.added:
-            pieces.append(str(change.added))
-        start = change.end
+        end = scanner.advance(ANSWER[:length])
+        if end > start:
+            pieces.append(str(render_markdown(ANSWER[start:end])))
+        start = end
     assert start > 0
     assert "".join(pieces) == str(render_markdown(ANSWER[:start]))
     whole = split(ANSWER)

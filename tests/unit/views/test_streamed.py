@@ -1,0 +1,99 @@
+"""A long open block: each chunk appended as escaped raw text, rendered as Markdown when due, and in the end
+the markup one rendering of the whole gives."""
+
+from __future__ import annotations
+
+from tests.support.dom import Dom
+from tests.support.html import tags, top_level
+from tests.support.markdown_corpus import CORPUS, random_chunks
+from webclient.acp.models import MessageChunk, TextPart
+from webclient.domain.state import SessionState
+from webclient.views import render
+from webclient.views.streamed import FORMAT_INTERVAL, SHORT_TAIL, Shown, Stream, StreamFrame
+
+ID = "msg-x"
+
+
+def frame(text: str, stream: Stream, shown: Shown, now: float) -> tuple[str, Shown]:
+    return StreamFrame(ID, text, stream, now).for_tab(shown)
+
+
+def test_a_short_open_block_is_rendered_as_markdown_on_every_frame() -> None:
+    stream, shown = Stream(), Shown(0, 0)
+    html, shown = frame("Some *emph", stream, shown, now=0)
+    html, shown = frame("Some *emphasis*", stream, shown, now=0.001)
+    assert [t.attrs.get("id") for t in top_level(html)] == [f"{ID}-tail"]
+    assert "<em>emphasis</em>" in html and not shown.raw
+
+
+def test_a_long_open_block_gets_each_chunk_as_escaped_raw_text_until_its_render_is_due() -> None:
+    stream, shown = Stream(), Shown(0, 0)
+    text = "word " * (SHORT_TAIL // 5 + 10)
+    html, shown = frame(text, stream, shown, now=10.0)  # the first long render: at once
+    assert "md-raw" not in html and not shown.raw
+    sizes = []
+    for n in range(50):
+        text += f"<b>{n}</b> & "
+        html, shown = frame(text, stream, shown, now=10.0 + n * FORMAT_INTERVAL / 100)
+        sizes.append(len(html))
+        (root,) = top_level(html)
+        assert root.attrs["hx-swap-oob"] == f"beforeend:#{ID}-tail"
+        assert "&lt;b&gt;" in html and [t.name for t in tags(html)] == ["div", "span"]  # text, escaped
+        assert shown.raw and shown.upto == len(text)
+    assert max(sizes) - min(sizes) <= 2  # a chunk costs its own size, not the tail's
+    html, shown = frame(text, stream, shown, now=10.0 + FORMAT_INTERVAL)  # due: rendered whole again
+    assert [t.attrs.get("id") for t in top_level(html)] == [f"{ID}-tail"]
+    assert "<b>" not in html and "md-raw" not in html and not shown.raw
+    assert frame(text, stream, shown, now=20.0) == ("", shown)  # nothing new: nothing sent
+
+
+def test_raw_text_inside_a_fenced_code_block_is_marked_as_code() -> None:
+    stream, shown = Stream(), Shown(0, 0)
+    text = "```\n" + "x = 1\n" * SHORT_TAIL
+    _, shown = frame(text, stream, shown, now=1.0)
+    html, _ = frame(text + "y = 2\n", stream, shown, now=1.001)
+    assert 'class="md-raw md-raw-code"' in html
+
+
+def test_a_long_block_that_finishes_is_appended_once_and_the_tail_starts_afresh() -> None:
+    stream, shown = Stream(), Shown(0, 0)
+    text = "- item\n" * SHORT_TAIL
+    _, shown = frame(text, stream, shown, now=1.0)
+    _, shown = frame(text + "- more\n", stream, shown, now=1.001)
+    assert shown.raw
+    html, shown = frame(text + "- more\n\nAfter.", stream, shown, now=1.002)
+    roots = [t.attrs.get("hx-swap-oob") for t in top_level(html)]
+    assert roots == [f"beforeend:#{ID}-done", "outerHTML"]
+    assert html.count("<li>") == SHORT_TAIL + 1 and not shown.raw and shown.done > 0
+
+
+def test_a_replaced_text_is_reported_so_the_tab_gets_the_answer_whole() -> None:
+    stream = Stream()
+    assert StreamFrame(ID, "first version", stream, 0).replaced is False
+    assert StreamFrame(ID, "first version, longer", stream, 0).replaced is False
+    assert StreamFrame(ID, "another text", stream, 0).replaced is True
+
+
+def test_every_corpus_answer_with_a_clock_that_alternates_raw_and_render_ends_as_one_rendering() -> None:
+    for name, answer in CORPUS.items():
+        state = SessionState(session_id="s")
+        chunks = list(random_chunks(answer, seed=7))
+        (item_id,) = state.apply(MessageChunk(role="agent", content=TextPart(text=chunks[0])))
+        entry = state.item(item_id)
+        assert entry is not None
+        dom = Dom()
+        dom.apply(render.append_items(render.item(state, entry)))
+        stream, shown, text, raw_seen = Stream(), Shown(0, len(chunks[0])), chunks[0], False
+        stream.advance(text)
+        for n, chunk in enumerate(chunks[1:]):
+            text += chunk
+            html, shown = StreamFrame(item_id, text, stream, now=n * FORMAT_INTERVAL / 3).for_tab(shown)
+            raw_seen = raw_seen or shown.raw
+            dom.apply(html)
+        html, shown = StreamFrame(item_id, text, stream, now=1e9).for_tab(shown)  # the last render
+        dom.apply(html)
+        state.apply(MessageChunk(role="agent", content=TextPart(text=text[len(chunks[0]) :])))
+        whole = Dom()
+        whole.apply(render.append_items(render.item(state, entry)))
+        assert dom.html(item_id) == whole.html(item_id), name
+        assert raw_seen or len(answer) < 3 * SHORT_TAIL, name  # the long answers went through raw text
