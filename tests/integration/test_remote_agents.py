@@ -30,6 +30,7 @@ from tests.support.remote_agents import (
 from tests.support.sdk_peer import sdk_agent_command
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.agent_config import ConfigError
+from webclient.domain import supervisor
 from webclient.domain.items import MessageItem, NoticeItem
 from webclient.domain.state import TurnState
 from webclient.settings import Settings
@@ -271,3 +272,24 @@ async def test_a_server_killed_mid_turn_and_started_again_is_reconnected_and_the
             await turn(driver, "hello again")
             assert driver.state.session_id == session_id
             assert messages(driver, "agent")[-1].strip()
+
+
+async def test_reconnect_now_tries_at_once_and_the_session_still_goes_on(
+    tmp_path: Path, demo: RemoteServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(supervisor, "RECONNECT_FIRST_DELAY", 600.0)  # left alone, the next try is far off
+    with running(demo):
+        async with driving(tmp_path, demo.url()) as driver:
+            await ready(driver)
+            session_id = driver.state.session_id
+            demo.kill()
+            await eventually(
+                lambda: driver.state.agent_status is AgentStatus.RECONNECTING, 30, "reconnecting"
+            )
+            demo.start()
+            await driver.restart()  # what the page's "Reconnect now" sends
+            await eventually(
+                lambda: driver.state.agent_status is AgentStatus.READY, 30, "reconnected at once"
+            )
+            await eventually(lambda: driver.state.session_id == session_id, 30, "the same session again")
+            assert not any(t.startswith("restarting the agent") for t in notices(driver))

@@ -104,8 +104,11 @@ class SessionRegistry(Generic[SinkT]):
 
     async def restart(self, agent_key: str | None = None) -> None:
         """A fresh process for one agent; each of its sessions continues in a new agent session, its
-        transcript kept."""
+        transcript kept. A remote agent being reconnected is tried again at once instead (its sessions
+        still go on where they were)."""
         route = self.agents[agent_key or self.default_agent]
+        if route.supervisor.reconnect_now():
+            return
         route.notify_all(
             NoticeLevel.INFO, "restarting the agent; each conversation continues in a new session"
         )

@@ -82,6 +82,7 @@ class AgentSupervisor:
         self.sign_in_env: dict[str, str] = {}
         self._env_method: str | None = None  # the env_var method those values were given for
         self._lifecycle: asyncio.Task[None] | None = None
+        self._try_now: asyncio.Event | None = None  # set: a reconnecting agent is tried without waiting
         self._auth_choice: asyncio.Future[str] | None = None
         # Kept across restarts: an agent that answered v1 once is started with v1 from then on.
         self._negotiation = Negotiation(self._new_process, listener, self._offer())
@@ -109,6 +110,13 @@ class AgentSupervisor:
         """Stop the agent if it still runs and start a fresh one."""
         await self.stop()
         self.start()
+
+    def reconnect_now(self) -> bool:
+        """Cut the pause before the next try to reach a remote agent again; False if none is under way."""
+        if self._try_now is None or self.status is not AgentStatus.RECONNECTING:
+            return False
+        self._try_now.set()
+        return True
 
     def ready_agent(self) -> AgentLink:
         """The running, signed-in agent; Refused while it is starting, signing in or gone."""
@@ -315,8 +323,12 @@ class AgentSupervisor:
         self._events.connection_lost(lost)
         self._set_status(AgentStatus.RECONNECTING)
         delay = RECONNECT_FIRST_DELAY
+        self._try_now = asyncio.Event()
         while True:
-            await asyncio.sleep(delay)  # a pause between tries, not a wait for something
+            with contextlib.suppress(TimeoutError):  # a pause between tries, cut short by reconnect_now
+                async with asyncio.timeout(delay):
+                    await self._try_now.wait()
+            self._try_now.clear()
             try:
                 return await self._negotiation.connect()
             except (RemoteUnreachable, RemoteLost, AgentTimeoutError):
