@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import json5
 
 from webclient.errors import SettingsError
-from webclient.remote_config import is_remote_url, local_tools, remote_headers, remote_url
+from webclient.remote_config import is_remote_url, local_tools, remote_cwd, remote_headers, remote_url
 
 DEMO_KEY = "demo"
 DEMO_NAME = "Demo agent"
@@ -59,6 +59,7 @@ class AgentSpec:
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     local_tools: bool = True
+    cwd: str | None = None  # a remote agent's working directory on its own machine (None: webclient's)
 
     @property
     def remote(self) -> bool:
@@ -226,9 +227,10 @@ def _remote_agent(name: str, raw: Mapping[str, Any], where: str) -> AgentSpec:
         url = remote_url(raw["url"], where)
         headers = remote_headers(raw.get("headers"), where)
         tools = local_tools(raw.get("localTools", False), where)
+        cwd = remote_cwd(raw.get("cwd"), where)
     except SettingsError as exc:
         raise ConfigError(str(exc)) from None
-    return AgentSpec(key=name, name=name, argv=(), url=url, headers=headers, local_tools=tools)
+    return AgentSpec(key=name, name=name, argv=(), url=url, headers=headers, local_tools=tools, cwd=cwd)
 
 
 def _host(url: str) -> str:

@@ -5,7 +5,8 @@
   "build-box": {
     "url": "wss://build.example.com/acp",
     "headers": { "Authorization": "Bearer ${ACP_TOKEN}" },   // ${NAME}: from webclient's environment
-    "localTools": false                                      // the default: no local files, no commands
+    "localTools": false,                                     // the default: no local files, no commands
+    "cwd": "/srv/shop"                                       // sessions' directory there (default: --cwd)
   }
 }
 ```
@@ -68,6 +69,15 @@ def remote_headers(raw: Any, where: str, environ: Mapping[str, str] | None = Non
     if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
         raise SettingsError(f"{where}.headers: must be an object of string values")
     return {name: expand(value, f"{where}.headers.{name}", environ) for name, value in raw.items()}
+
+
+def remote_cwd(raw: Any, where: str) -> str | None:
+    """An entry's `cwd`: the sessions' working directory on the agent's machine (None: webclient's)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not raw.strip():
+        raise SettingsError(f'{where}: "cwd" must be a non-empty string (a path on the agent\'s machine)')
+    return raw.strip()
 
 
 def local_tools(raw: Any, where: str) -> bool:

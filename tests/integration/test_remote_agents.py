@@ -52,8 +52,11 @@ async def driving(
     token: str | None = TOKEN,
     local_tools: bool | None = None,
     protocol: Literal["1", "2"] = "1",
+    cwd: Path | None = None,
 ) -> AsyncIterator[SessionDriver]:
-    config = remote_settings_file(tmp_path / "settings.json", url, token=token, local_tools=local_tools)
+    config = remote_settings_file(
+        tmp_path / "settings.json", url, token=token, local_tools=local_tools, cwd=cwd
+    )
     settings = Settings(
         agent="remote",
         config=config,
@@ -293,3 +296,17 @@ async def test_reconnect_now_tries_at_once_and_the_session_still_goes_on(
             )
             await eventually(lambda: driver.state.session_id == session_id, 30, "the same session again")
             assert not any(t.startswith("restarting the agent") for t in notices(driver))
+
+
+async def test_a_remote_agents_sessions_get_the_working_directory_of_its_own_machine(
+    tmp_path: Path, demo: RemoteServer
+) -> None:
+    there = tmp_path / "on-the-build-box"
+    there.mkdir()
+    (there / "only-there.txt").write_text("remote file\n", encoding="utf-8")
+    with running(demo):
+        async with driving(tmp_path, demo.url(), cwd=there) as driver:
+            await ready(driver)
+            assert [p["cwd"] for p in sent(driver, "session/new")] == [str(there)]
+            await turn(driver, "list files")
+            assert "only-there.txt" in messages(driver, "agent")[-1]

@@ -127,9 +127,13 @@ def sdk_server(store: Path, *, token: str | None = None) -> RemoteServer:
     return RemoteServer(argv=argv, port=port, path="/acp", env={"SDK_AGENT_STORE": str(store)}, cwd=PEERS)
 
 
-def remote_settings_file(path: Path, url: str, *, token: str | None, local_tools: bool | None = None) -> Path:
+def remote_settings_file(
+    path: Path, url: str, *, token: str | None, local_tools: bool | None = None, cwd: Path | None = None
+) -> Path:
     """A settings file whose agent `remote` is at `url`, its token read from $ACP_TEST_TOKEN."""
     entry: dict[str, object] = {"url": url}
+    if cwd is not None:
+        entry["cwd"] = str(cwd)
     if token is not None:
         entry["headers"] = {"Authorization": "Bearer ${ACP_TEST_TOKEN}"}
     if local_tools is not None:

@@ -49,7 +49,14 @@ def test_a_settings_entry_with_a_url_is_a_remote_agent_with_its_headers_from_the
 
 def test_a_remote_entry_has_no_local_tools_unless_it_says_so() -> None:
     [spec] = parse_config('{"agent_servers": {"box": {"url": "ws://box/acp"}}}', FILE).agents
-    assert not spec.local_tools and spec.headers == {}
+    assert not spec.local_tools and spec.headers == {} and spec.cwd is None
+
+
+def test_a_remote_entry_may_name_its_working_directory_on_its_machine() -> None:
+    [spec] = parse_config(
+        '{"agent_servers": {"box": {"url": "ws://box/acp", "cwd": "/srv/shop"}}}', FILE
+    ).agents
+    assert spec.cwd == "/srv/shop"
 
 
 @pytest.mark.parametrize(
@@ -63,6 +70,7 @@ def test_a_remote_entry_has_no_local_tools_unless_it_says_so() -> None:
         ('{"url": "ws://box/acp", "command": "agent"}', r'both a "command" and a "url"'),
         ('{"url": "ws://box/acp", "localTools": "yes"}', r'"localTools" must be true or false'),
         ('{"url": "ws://box/acp", "headers": {"A": 1}}', r"headers: must be an object of string values"),
+        ('{"url": "ws://box/acp", "cwd": ""}', r'"cwd" must be a non-empty string'),
     ],
 )
 def test_a_wrong_remote_entry_is_an_error_naming_the_file_and_the_entry(entry: str, message: str) -> None:

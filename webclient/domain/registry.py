@@ -174,7 +174,7 @@ class SessionRegistry(Generic[SinkT]):
         request = agent.resume_session if resume else agent.load_session
         mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=caps.mcp_http)
         try:
-            await route.open(live, request(session_id, self.settings.cwd, mcp))
+            await route.open(live, request(session_id, route.supervisor.session_cwd, mcp))
         except AgentError as exc:
             await self._drop(live)
             what = f"could not open session {session_id!r}"

@@ -188,9 +188,9 @@ class AgentRoute(Generic[SinkT]):
             if session_id is None:
                 continue
             if caps.resume_session:
-                request = agent.resume_session(session_id, self.settings.cwd, mcp)
+                request = agent.resume_session(session_id, self.supervisor.session_cwd, mcp)
             elif caps.load_session:
-                request = agent.load_session(session_id, self.settings.cwd, mcp)
+                request = agent.load_session(session_id, self.supervisor.session_cwd, mcp)
             else:
                 live.notice(
                     NoticeLevel.INFO, "reconnected; the agent cannot resume sessions: a new one starts"
@@ -230,7 +230,7 @@ class AgentRoute(Generic[SinkT]):
         if agent is None or not self.capabilities().list_sessions:
             return
         try:
-            self.stored = await agent.list_sessions(self.settings.cwd)
+            self.stored = await agent.list_sessions(self.supervisor.session_cwd)
         except AgentExitedError:
             return  # the agent went away (or its connection did): that is told once, on its own
         except AgentError as exc:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import shlex
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 from webclient.acp.answers import AUTH_REQUIRED
@@ -92,6 +93,11 @@ class AgentSupervisor:
         return self.agent.info if self.agent else None
 
     @property
+    def session_cwd(self) -> Path:
+        """The working directory the agent's sessions get: webclient's, or a remote agent's own."""
+        return Path(self.spec.cwd) if self.spec.cwd else self.settings.cwd
+
+    @property
     def started(self) -> bool:
         """Whether this agent was ever started (agents other than the first start on first use)."""
         return self._lifecycle is not None
@@ -129,12 +135,12 @@ class AgentSupervisor:
         assert agent.info is not None
         mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=agent.info.capabilities.mcp_http)
         try:
-            return await agent.new_session(self.settings.cwd, mcp)
+            return await agent.new_session(self.session_cwd, mcp)
         except AgentRequestError as exc:
             if exc.code != AUTH_REQUIRED or not agent.info.auth_methods:
                 raise
         await self._sign_in(agent, agent.info)
-        return await agent.new_session(self.settings.cwd, mcp)
+        return await agent.new_session(self.session_cwd, mcp)
 
     # --- sign-in ----------------------------------------------------------------------------------------
 
