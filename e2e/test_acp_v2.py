@@ -86,7 +86,7 @@ def test_a_v2_permission_shows_the_agents_question_and_the_inspector_labels_v2(
 
 def test_a_prompt_sent_while_the_agent_runs_waits_for_it_then_runs(page: Page, server: LiveServer) -> None:
     open_app(page, server)
-    send(page, "slow 40")
+    send(page, "slow 100")  # about 5 s: long enough to queue a prompt behind it on a busy machine
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "working")
     expect(page.get_by_test_id("send")).to_be_enabled()  # v2: the agent takes it and queues it
     send(page, "help")
