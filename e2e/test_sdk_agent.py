@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.browser import AGENT_STARTUP_TIMEOUT, open_signed_in
-from tests.support.layouts import assert_accessible
+from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, serve_in_thread
 from tests.support.pages import agent_messages, user_messages
 from tests.support.remote_agents import running
@@ -143,3 +143,33 @@ def test_a_closed_sdk_session_comes_back_with_its_history_and_can_be_deleted(sdk
     stored.get_by_test_id("delete-session").locator("summary").click()
     stored.get_by_test_id("confirm-delete").click()
     expect(stored).to_have_count(0, timeout=LIST_TIMEOUT_MS)
+
+
+def test_v2_notices_a_compaction_and_background_work_that_the_page_stops(
+    sdk_page: Page, sdk_version: str, layout: Layout
+) -> None:
+    if sdk_version == "1":
+        pytest.skip("notices with a severity, compactions and background work are ACP v2's")
+    page = sdk_page
+    page.set_viewport_size({"width": layout.width, "height": layout.height})
+    send(page, "notice")
+    notice = page.get_by_test_id("notice").filter(has_text="Rate limit close").last
+    expect(notice).to_have_attribute("data-level", "warning")
+    expect(notice.get_by_test_id("notice-description")).to_have_text("80% of this hour's requests are used.")
+    send(page, "compact")
+    expect(page.get_by_test_id("notice").filter(has_text="compacted the conversation").last).to_be_visible()
+
+    send(page, "background")
+    items = page.get_by_test_id("background-item")
+    expect(items).to_have_count(2)
+    expect(items.first).to_contain_text("tail -f build.log")
+    expect(items.nth(1)).to_contain_text("sleep 600")
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    assert_accessible(page, "background work with Stop buttons")
+    shoot(page, "acp-v2/background-work", layout)
+    items.first.get_by_test_id("stop-work").click()  # terminal/cancel
+    expect(items).to_have_count(1)
+    card = page.locator('[data-testid="tool-call"]').filter(has_text="sleep 600").last
+    card.get_by_test_id("stop-tool-call").click()  # tool_call/cancel, from the card this time
+    expect(card).to_have_attribute("data-status", "cancelled")
+    expect(page.get_by_test_id("background")).to_be_hidden()

@@ -16,9 +16,11 @@ from tests.support.driver import SessionDriver, sent, started
 from tests.support.polling import eventually
 from tests.support.remote_agents import RemoteServer, remote_settings_file, running, sdk_server
 from tests.support.sdk_peer import sdk_agent_command
-from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.items import MessageItem, PermissionItem, ToolCallItem
+from webclient.acp.models import AgentStatus, Notice, NoticeLevel, TextPart
+from webclient.domain.items import MessageItem, NoticeItem, PermissionItem, ToolCallItem
 from webclient.domain.state import TurnState
+from webclient.domain.stopping import stop_work
+from webclient.errors import Refused
 from webclient.settings import Settings
 
 TURN_SECONDS = 20
@@ -263,3 +265,97 @@ async def test_a_stored_session_is_deleted(sdk: SessionDriver) -> None:
         TURN_SECONDS,
         "the deleted session",
     )
+
+
+# --- what only the v2 draft has ------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def sdk_v2(workspace: Path) -> AsyncIterator[SessionDriver]:
+    settings = Settings(agent=sdk_agent_command(), cwd=workspace, flush_interval=0, protocol="2")
+    async with started(settings) as driver:
+        await eventually(lambda: driver.state.session_id is not None, TURN_SECONDS, "the session to open")
+        yield driver
+
+
+def notices(driver: SessionDriver) -> list[Notice]:
+    return [n for i in driver.state.items if isinstance(i, NoticeItem) for n in i.all]
+
+
+async def test_the_agents_notice_shows_with_its_severity_title_and_description(sdk_v2: SessionDriver) -> None:
+    await run(sdk_v2, "notice")
+    [notice] = [n for n in notices(sdk_v2) if n.from_agent]
+    assert (notice.level, notice.text) == (NoticeLevel.WARNING, "Rate limit close")
+    assert notice.description == "80% of this hour's requests are used."
+    assert not any("unknown type" in n.text for n in notices(sdk_v2))
+
+
+async def test_a_compaction_shows_while_it_runs_and_ends_with_its_summary(sdk_v2: SessionDriver) -> None:
+    await run(sdk_v2, "compact")
+    assert not sdk_v2.state.activity.compacting
+    [done] = [n for n in notices(sdk_v2) if "compacted" in n.text]
+    assert done.level is NoticeLevel.INFO and done.detail == "The user said hello. The agent answered."
+    assert messages(sdk_v2, "agent")[-1].text == "I compacted the conversation."
+
+
+async def test_an_error_stop_reason_says_what_failed_with_its_data(sdk_v2: SessionDriver) -> None:
+    await run(sdk_v2, "fail")
+    [failed] = [n for n in notices(sdk_v2) if n.text.startswith("the turn failed")]
+    assert failed.level is NoticeLevel.ERROR and "The model provider failed" in failed.text
+    assert failed.detail is not None and '"retryAfter": 30' in failed.detail
+    await run(sdk_v2, "after the failure")
+    assert messages(sdk_v2, "agent")[-1].text == "You said: after the failure"
+
+
+async def test_background_work_is_listed_and_each_piece_stops_with_its_own_cancel(
+    sdk_v2: SessionDriver,
+) -> None:
+    await run(sdk_v2, "background")
+    work = sdk_v2.state.activity.background
+    assert [w.kind for w in work] == ["terminal", "tool_call"]
+    terminal, tool = work[0].id, work[1].id
+    assert sdk_v2.state.terminals[terminal].cancellable
+    card = sdk_v2.state.tool_card(tool)
+    assert card is not None and card.stoppable
+    await eventually(lambda: "line 1" in sdk_v2.state.terminals[terminal].output, TURN_SECONDS, "its output")
+
+    await stop_work(sdk_v2.current, "terminal", terminal)
+    assert sent(sdk_v2, "terminal/cancel") == [{"sessionId": sdk_v2.state.session_id, "terminalId": terminal}]
+    await eventually(
+        lambda: sdk_v2.state.terminals[terminal].exit is not None, TURN_SECONDS, "the terminal's exit"
+    )
+    await stop_work(sdk_v2.current, "tool_call", tool)
+    assert sent(sdk_v2, "tool_call/cancel") == [{"sessionId": sdk_v2.state.session_id, "toolCallId": tool}]
+    await eventually(lambda: sdk_v2.state.activity.background == (), TURN_SECONDS, "no background work")
+    assert card.status == "cancelled" and not card.stoppable
+    with pytest.raises(Refused, match="cannot be stopped"):
+        await stop_work(sdk_v2.current, "tool_call", tool)  # it ended: nothing goes out
+    assert len(sent(sdk_v2, "tool_call/cancel")) == 1
+
+
+async def test_a_tool_call_the_agent_does_not_let_stop_is_not_stopped(sdk_v2: SessionDriver) -> None:
+    await run(sdk_v2, "use a tool")
+    card = next(i for i in sdk_v2.state.items if isinstance(i, ToolCallItem))
+    with pytest.raises(Refused, match="cannot be stopped"):
+        await stop_work(sdk_v2.current, "tool_call", card.tool_call_id)
+    assert sent(sdk_v2, "tool_call/cancel") == []
+
+
+async def test_the_commands_of_a_v2_session_come_with_its_answer(sdk_v2: SessionDriver) -> None:
+    assert [(c.name, c.input_hint) for c in sdk_v2.state.commands] == [("review", "what to review")]
+
+
+async def test_an_elicitation_is_refused_and_said(sdk_v2: SessionDriver) -> None:
+    await run(sdk_v2, "elicit")
+    assert messages(sdk_v2, "agent")[-1].text == "elicitation refused: -32601"
+    assert any("elicitation/create" in n.text for n in notices(sdk_v2))
+
+
+async def test_the_jetbrains_air_marker_goes_in_the_v2_capabilities_meta(workspace: Path) -> None:
+    settings = Settings(
+        agent=sdk_agent_command(), cwd=workspace, flush_interval=0, protocol="2", jetbrains_air=True
+    )
+    async with started(settings) as driver:
+        [params] = sent(driver, "initialize")
+        assert params["capabilities"]["_meta"] == {"jetbrains": {"air": {}}}
+        assert driver.state.protocol_version == 2

@@ -16,10 +16,13 @@
 //   background  (v2) a display terminal left running as background work after the turn; the
 //               client stops it with `terminal/cancel` (a `sleep` tool call: `tool_call/cancel`)
 //   fail        (v2) the turn ends with the `error` stop reason and its error data
+//   elicit      (v2) asks the client for input (`elicitation/create`) and says how it was answered
 //   anything    the reply `You said: <text>` in two chunks
 // After every turn, a client that advertised prompt suggestions receives
 // `prompt_suggestions_update` ["Tell me more", "Use a tool"]. The SDK's types do not have this
 // update yet, so it is written to the stream as an extension the SDK does not validate.
+//
+// In v2, `session/new` and `session/resume` answer with the session's commands (/review).
 //
 // Sessions are kept in memory (in the file SDK_AGENT_STORE names, if set, so that they outlive the
 // process): session/list, v1 session/load (with replay), session/resume (v2 replays on request),
@@ -33,6 +36,9 @@ import * as v2 from "@agentclientprotocol/sdk/experimental/v2";
 
 const INFO = { name: "sdk-test-agent", title: "SDK test agent", version: "2.4.0" };
 const SUGGESTIONS = ["Tell me more", "Use a tool"];
+const COMMANDS = [
+  { type: "command", name: "review", description: "Review the changes", input: { type: "text", hint: "what to review" } },
+];
 const STORE = process.env.SDK_AGENT_STORE;
 
 const sessions = loadSessions();
@@ -445,6 +451,19 @@ function v2Agent(state) {
       reply = "The terminal said: hello from the terminal";
     }
     if (asked.has("background")) reply = await startBackground(client, sessionId);
+    if (asked.has("elicit")) {
+      try {
+        await client.request(m.client.elicitation.create, {
+          sessionId,
+          mode: "form",
+          message: "Which branch?",
+          requestedSchema: { type: "object", properties: { branch: { type: "string" } } },
+        });
+        reply = "elicitation answered";
+      } catch (error) {
+        reply = `elicitation refused: ${error.code}`;
+      }
+    }
     if (asked.has("fail")) {
       const error = { code: -32603, message: "The model provider failed", data: { provider: "test", retryAfter: 30 } };
       return { stopReason: "error", error };
@@ -494,12 +513,12 @@ function v2Agent(state) {
       },
       authMethods: [],
     }))
-    .onRequest(m.agent.session.new, ({ params }) => ({ sessionId: newSession(params.cwd) }))
+    .onRequest(m.agent.session.new, ({ params }) => ({ sessionId: newSession(params.cwd), availableCommands: COMMANDS }))
     .onRequest(m.agent.session.resume, async ({ params, client }) => {
       stored(params.sessionId);
       if (params.replayFrom) await replay(client, params.sessionId);
       await stateUpdate(client, params.sessionId, { state: "idle", stopReason: null });
-      return {};
+      return { availableCommands: COMMANDS };
     })
     .onRequest(m.agent.session.list, () => ({ sessions: listed() }))
     .onRequest(m.agent.session.close, ({ params }) => {

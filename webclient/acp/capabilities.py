@@ -50,13 +50,16 @@ def initialize_params(
     }
 
 
-def initialize_params_v2(*, prompt_suggestions: bool) -> dict[str, Any]:
+def initialize_params_v2(*, prompt_suggestions: bool, jetbrains_air: bool = False) -> dict[str, Any]:
     """The full `initialize` params for ACP v2: `info` and `capabilities`, with no `fs` and no `terminal`
     (v2 has neither). Prompt suggestions' capability sits in the RFD's client `session` group; the
-    markers are objects, and `session: {}` alone would advertise nothing."""
+    markers are objects, and `session: {}` alone would advertise nothing. `jetbrains_air` puts the
+    AIR marker in `capabilities._meta`, where v2 keeps a client's metadata (v1: `clientCapabilities`)."""
     capabilities: dict[str, Any] = {"auth": {"terminal": {}}}
     if prompt_suggestions:
         capabilities["session"] = {"promptSuggestions": dict(SUGGESTION_CONTENT_TYPES)}
+    if jetbrains_air:
+        capabilities["_meta"] = {"jetbrains": {"air": {}}}
     return {
         "protocolVersion": 2,
         "info": {"name": "webclient", "title": "webclient", "version": __version__},

@@ -50,6 +50,12 @@ class AgentLink(Protocol):
 
     async def cancel(self, session_id: str) -> None: ...
 
+    async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
+        """ACP v2 `tool_call/cancel`: stop one tool call that advertises `capabilities.cancel`."""
+
+    async def cancel_terminal(self, session_id: str, terminal_id: str) -> None:
+        """ACP v2 `terminal/cancel`: stop one terminal's process that advertises `capabilities.cancel`."""
+
     async def set_mode(self, session_id: str, mode_id: str) -> None: ...
 
     async def set_config_option(

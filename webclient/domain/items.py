@@ -100,6 +100,7 @@ class ToolCallItem:
     raw_input: Any = None
     raw_output: Any = None
     streamed_terminals: set[str] = field(default_factory=set)  # output the agent sent in `_meta`
+    cancellable: bool = False  # ACP v2 `capabilities.cancel`: the page may stop it (`tool_call/cancel`)
     id: str = field(default_factory=lambda: _new_id("tool"))
 
     @property
@@ -117,6 +118,13 @@ class ToolCallItem:
                 setattr(self, name, _CLEARED[name])
         if event.appended:
             self.content = (*self.content, *event.appended)
+        if event.cancellable is not None:
+            self.cancellable = event.cancellable
+
+    @property
+    def stoppable(self) -> bool:
+        """The agent lets the page stop it, and it has not ended."""
+        return self.cancellable and (self.status or "pending") in ("pending", "in_progress")
 
 
 _CLEARED: dict[str, Any] = {
@@ -143,6 +151,7 @@ class TerminalView:
     truncated: bool = False
     exit: TerminalExit | None = None
     command: str | None = None  # what an ACP v2 agent says its terminal runs
+    cancellable: bool = False  # ACP v2 `capabilities.cancel`: the page may stop it (`terminal/cancel`)
 
     def stream(self, chunk: TerminalStream) -> None:
         self.output += chunk.data
@@ -161,6 +170,8 @@ class TerminalView:
         self.stream(TerminalStream(data=event.appended))
         if event.exit is not None:
             self.exit = event.exit
+        if event.cancellable is not None:
+            self.cancellable = event.cancellable
 
 
 class PermissionState(StrEnum):

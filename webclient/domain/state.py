@@ -19,6 +19,7 @@ from webclient.acp.models import (
     AuthMethod,
     Command,
     CommandsEvent,
+    CompactionEvent,
     ConfigOptionsEvent,
     ContentPart,
     MessageChunk,
@@ -39,6 +40,8 @@ from webclient.acp.models import (
     TurnAnswered,
     UsageEvent,
 )
+from webclient.domain.activity import Activity
+from webclient.domain.aspects import Aspect as Aspect  # re-exported: the aspects are told by the state
 from webclient.domain.items import (
     FileWriteItem,
     Item,
@@ -50,19 +53,6 @@ from webclient.domain.items import (
 from webclient.domain.sidebar import Sidebar
 from webclient.domain.sign_in import SignIn
 from webclient.domain.transcript import Transcript
-
-
-class Aspect(StrEnum):
-    """A part of a session's state beside its transcript entries; what changed is told by these."""
-
-    STATUS = "status"  # the agent's lifecycle and the turn
-    DETAILS = "details"  # agent name, title, usage, modes and config options
-    PLAN = "plan"
-    SIGN_IN = "sign-in"
-    SUGGESTIONS = "suggestions"
-    SESSIONS = "sessions"  # the other sessions, live and stored
-    COMMANDS = "commands"
-    PROTOCOL_LOG = "protocol-log"  # a message of this session crossed the wire
 
 
 class TurnState(StrEnum):
@@ -106,6 +96,7 @@ class SessionState:
     suggestions_generation: int = 0
     sidebar: Sidebar = field(default_factory=Sidebar)
     transcript: Transcript = field(default_factory=Transcript)
+    activity: Activity = field(default_factory=Activity)  # ACP v2: background work, compactions
     _plans: dict[str | None, tuple[PlanEntry, ...]] = field(default_factory=dict)
 
     # --- queries ----------------------------------------------------------------------------------------
@@ -211,15 +202,17 @@ class SessionState:
             return self.transcript.upsert_message(event)
         if isinstance(event, TurnAnswered):  # v1: the answer is complete
             return self.transcript.close_open_message()
-        if isinstance(event, StateEvent):
-            self.agent_state = event.state
-            return {Aspect.STATUS}
-        if isinstance(event, TerminalEvent):
-            return self.transcript.update_terminal(event)
+        if isinstance(event, StateEvent | CompactionEvent):  # ACP v2: the agent's state and activity
+            self.agent_state = event.state if isinstance(event, StateEvent) else self.agent_state
+            return {Aspect.STATUS} | self.activity.apply(event, self.add_notice)
+        if isinstance(event, TerminalEvent):  # (background work shows in the status region too)
+            return self.transcript.update_terminal(event) | (
+                {Aspect.STATUS} if self.activity.background else set()
+            )
         if isinstance(event, Notice):
             return self.add_notice(event)
         if isinstance(event, ToolCallEvent):
-            return self.transcript.tool_call(event)
+            return self.transcript.tool_call(event) | ({Aspect.STATUS} if self.activity.background else set())
         if isinstance(event, PlanEvent | CommandsEvent | ModeEvent | ConfigOptionsEvent):
             # Another update kind ends the streamed message (a title or the usage come alongside one).
             self.transcript.close_open_message()
@@ -374,7 +367,7 @@ class SessionState:
         self.agent_id = info.name
         self.accepts_images = info.capabilities.prompt.image
         self.protocol_version = protocol_version
-        self.agent_state = None
+        self.agent_state, self.activity = None, Activity()
         return {Aspect.DETAILS}
 
     def reopen(self, session_id: str, title: str | None) -> set[str]:
@@ -390,6 +383,8 @@ class SessionState:
         self.session_id = opened.session_id
         modes = self.set_modes(opened.modes, opened.current_mode_id)
         options = self.set_config_options(opened.config_options)
+        if opened.commands is not None:  # ACP v2 lists the commands in the answer too
+            self.commands, modes = opened.commands, modes | {Aspect.COMMANDS}
         return modes | options | self.set_suggestions(()) | {Aspect.STATUS}
 
     # --- internals --------------------------------------------------------------------------------------

@@ -373,7 +373,9 @@ class AgentSupervisor:
                 jetbrains_air=self.settings.jetbrains_air,
                 local_tools=self.spec.local_tools,
             ),
-            v2_params=initialize_params_v2(prompt_suggestions=suggestions),
+            v2_params=initialize_params_v2(
+                prompt_suggestions=suggestions, jetbrains_air=self.settings.jetbrains_air
+            ),
             timeout=self.settings.initialize_timeout,
         )
 

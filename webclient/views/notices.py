@@ -38,6 +38,8 @@ def plain_text(notice: Notice) -> str:
 
     (The page capitalises the first letter: the text itself stays as the domain wrote it.)
     """
+    if notice.from_agent:  # the agent's own words, as it wrote them
+        return notice.text
     lowered = notice.text.strip().lower()
     for prefix, meaning in PLAIN:
         if lowered.startswith(prefix):

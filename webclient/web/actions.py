@@ -161,6 +161,14 @@ class CancelAction(_Action):
     action: Literal["cancel"]
 
 
+class StopWorkAction(_Action):
+    """ACP v2: stop one tool call or terminal the agent lets the page stop."""
+
+    action: Literal["stop_work"]
+    kind: Literal["tool_call", "terminal"]
+    work_id: Annotated[str, Field(min_length=1, max_length=500)]
+
+
 class RestartAction(_Action):
     action: Literal["restart"]
 
@@ -208,6 +216,7 @@ BrowserAction = Annotated[
     | SetModeAction
     | SetConfigOptionAction
     | CancelAction
+    | StopWorkAction
     | RestartAction
     | AuthenticateAction
     | SignInEnvAction

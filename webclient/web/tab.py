@@ -19,6 +19,7 @@ from webclient.domain.live_session import LiveSession
 from webclient.domain.picker import AttachmentRejected, file_part, find_files, image_part
 from webclient.domain.prompt import PromptRejected
 from webclient.domain.registry import SessionRegistry
+from webclient.domain.stopping import stop_work
 from webclient.errors import Refused
 from webclient.views import hidden_chars, render
 from webclient.views.chips import chip_view
@@ -45,6 +46,7 @@ from webclient.web.actions import (
     SetConfigOptionAction,
     SetModeAction,
     SignInEnvAction,
+    StopWorkAction,
     SuggestionAction,
     parse_action,
 )
@@ -107,6 +109,8 @@ class Tab:
                 await live.set_config_option(action.config_id, action.value)
             case CancelAction():
                 await live.cancel()
+            case StopWorkAction():
+                await stop_work(live, action.kind, action.work_id)
             case RestartAction():
                 await registry.restart(live.agent_key)
             case InspectorAction():

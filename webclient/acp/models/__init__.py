@@ -26,8 +26,10 @@ from webclient.acp.models.content import (
     TextPart,
 )
 from webclient.acp.models.events import (
+    BackgroundWork,
     Command,
     CommandsEvent,
+    CompactionEvent,
     ConfigOptionsEvent,
     DiffChange,
     MessageChunk,
@@ -49,6 +51,7 @@ from webclient.acp.models.events import (
     ToolCallLocation,
     Translation,
     TurnAnswered,
+    TurnError,
     UsageEvent,
 )
 from webclient.acp.models.requests import (
@@ -68,8 +71,10 @@ __all__ = [
     "AudioPart",
     "AuthMethod",
     "AuthVar",
+    "BackgroundWork",
     "Command",
     "CommandsEvent",
+    "CompactionEvent",
     "ConfigOptionsEvent",
     "ContentPart",
     "DiffChange",
@@ -107,5 +112,6 @@ __all__ = [
     "ToolCallLocation",
     "Translation",
     "TurnAnswered",
+    "TurnError",
     "UsageEvent",
 ]

@@ -7,6 +7,7 @@ from typing import Literal
 
 from webclient.acp.controls import ConfigOption, Mode
 from webclient.acp.models.base import Model
+from webclient.acp.models.events import Command
 
 
 class AgentStatus(StrEnum):
@@ -93,6 +94,7 @@ class OpenedSession(Model):
     modes: tuple[Mode, ...] = ()
     current_mode_id: str | None = None
     config_options: tuple[ConfigOption, ...] = ()
+    commands: tuple[Command, ...] | None = None  # ACP v2 lists them in the answer too (None: not there)
 
 
 class StoredSessionInfo(Model):

@@ -77,6 +77,7 @@ class ToolCallEvent(Model):
     terminal_stream: TerminalStream | None = None
     cleared: frozenset[str] = frozenset()
     appended: tuple[ToolCallContent, ...] = ()
+    cancellable: bool | None = None  # ACP v2 `capabilities.cancel`: `tool_call/cancel` may stop it
 
 
 class TerminalExit(Model):
@@ -97,12 +98,42 @@ class MessageUpsert(Model):
     parts: tuple[ContentPart, ...] | None = None
 
 
+class BackgroundWork(Model):
+    """ACP v2: a terminal or a tool call the agent keeps running outside the foreground turn (`session/cancel`
+    leaves it running; `terminal/cancel` or `tool_call/cancel` stops it). `kind` may be a newer one."""
+
+    kind: str
+    id: str
+
+
+class TurnError(Model):
+    """Why an ACP v2 turn ended with the `error` stop reason: the agent's error, as JSON-RPC shapes one."""
+
+    code: int | None = None
+    message: str
+    data: Any = None
+
+
 class StateEvent(Model):
     """ACP v2's `state_update`: `running`, `requires_action`, `idle` (with why work stopped) or a state
-    this client does not know, kept as the agent sent it."""
+    this client does not know, kept as the agent sent it. `background` (None: not sent) replaces the
+    list of background work; `error` comes with the `error` stop reason."""
 
     state: str
     stop_reason: str | None = None
+    background: tuple[BackgroundWork, ...] | None = None
+    error: TurnError | None = None
+
+
+class CompactionEvent(Model):
+    """ACP v2's context compaction (`compaction_update`, `compaction_summary_chunk`). `status` None: a
+    summary chunk (`appended`); `summary` set replaces the summary so far; `error` when it failed."""
+
+    compaction_id: str
+    status: str | None = None
+    summary: str | None = None
+    appended: str = ""
+    error: str | None = None
 
 
 class TurnAnswered(Model):
@@ -122,6 +153,7 @@ class TerminalEvent(Model):
     output: str | None = None
     appended: str = ""
     exit: TerminalExit | None = None
+    cancellable: bool | None = None  # `capabilities.cancel`: `terminal/cancel` may stop it
 
 
 class PlanEntry(Model):
@@ -195,11 +227,14 @@ class NoticeLevel(StrEnum):
 
 
 class Notice(Model):
-    """Something the user should see that is not part of the conversation: a protocol or agent problem."""
+    """Something the user should see that is not part of the conversation: a protocol or agent problem,
+    or (`from_agent`) an ACP v2 `notice` the agent sent: its title as `text`, with its `description`."""
 
     level: NoticeLevel
     text: str
     detail: str | None = None
+    description: str | None = None
+    from_agent: bool = False
 
 
 SessionEvent = (
@@ -207,6 +242,7 @@ SessionEvent = (
     | MessageUpsert
     | StateEvent
     | TurnAnswered
+    | CompactionEvent
     | TerminalEvent
     | ToolCallEvent
     | PlanEvent

@@ -134,6 +134,14 @@ class AgentConnection:
         """`session/delete`: offered by the page only where `sessionCapabilities.delete` says so."""
         await self._request("session/delete", {"sessionId": session_id})
 
+    async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
+        # ACP v1 stops tool calls only with the whole turn (`session/cancel`); the page offers no Stop.
+        raise AgentRequestError("tool_call/cancel", -32601, "ACP v1 cannot stop one tool call")
+
+    async def cancel_terminal(self, session_id: str, terminal_id: str) -> None:
+        # In v1 the terminals are the client's own: webclient kills them itself.
+        raise AgentRequestError("terminal/cancel", -32601, "ACP v1 has no agent terminals to stop")
+
     async def prompt(self, session_id: str, blocks: Sequence[PromptBlock]) -> str:
         """Send `session/prompt` with these blocks (see `prompt_to_wire`); return the stop reason."""
         params = {"sessionId": session_id, "prompt": prompt_to_wire(blocks)}

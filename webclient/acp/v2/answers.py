@@ -26,7 +26,7 @@ from webclient.acp.models import (
     PromptCapabilities,
     ToolCallEvent,
 )
-from webclient.acp.v2.translate import config_options_v2, tool_call_patch
+from webclient.acp.v2.translate import commands_v2, config_options_v2, tool_call_patch
 
 
 def agent_info_v2(result: Any) -> AgentInfo:
@@ -112,8 +112,12 @@ def _permission_subject(subject: dict[str, Any]) -> tuple[ToolCallEvent, bool]:
 
 
 def opened_v2(session_id: str, result: Any) -> OpenedSession:
-    """A v2 new or resume answer: config options with a `type`, and no modes."""
-    return opened_session(session_id, result, config_options_v2, with_modes=False)
+    """A v2 new or resume answer: config options with a `type`, no modes, and the commands the session
+    starts with (the current draft lists them here; an `available_commands_update` may follow)."""
+    opened = opened_session(session_id, result, config_options_v2, with_modes=False)
+    if isinstance(raw := as_object(result).get("availableCommands"), list):
+        return opened.model_copy(update={"commands": commands_v2(raw)})
+    return opened
 
 
 V2_ANSWERS = AnswerShape(

@@ -38,6 +38,11 @@ from webclient.aio import cancel_and_wait
 from webclient.errors import AgentError, AgentRequestError
 
 PROTOCOL_VERSION = 2
+ELICITATION_REFUSED = Notice(
+    level=NoticeLevel.WARNING,
+    text="the agent asked for input through a form (elicitation/create), which webclient does not offer; "
+    "it was refused",
+)
 
 
 class VersionMismatch(AgentError):
@@ -153,6 +158,14 @@ class V2Connection:
         except (ConnectionError, OSError):
             raise await self._output.exited_error() from None
 
+    async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
+        """`tool_call/cancel`; the agent confirms with the tool call's final status."""
+        await self._request("tool_call/cancel", {"sessionId": session_id, "toolCallId": tool_call_id})
+
+    async def cancel_terminal(self, session_id: str, terminal_id: str) -> None:
+        """`terminal/cancel`; the agent confirms with the terminal's `exitStatus`."""
+        await self._request("terminal/cancel", {"sessionId": session_id, "terminalId": terminal_id})
+
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         # v2 has no modes (a config option of category "mode" replaces them); the page offers none.
         raise AgentRequestError("session/set_mode", METHOD_NOT_FOUND, "ACP v2 has no session modes")
@@ -214,7 +227,11 @@ class V2Connection:
         self._listener.on_update(translation)
 
     async def _serve(self, method: str, params: Any) -> Any:
-        """The agent's requests: v2 leaves a client only permission requests (no fs, no terminals)."""
+        """The agent's requests: v2 leaves a client only permission requests (no fs, no terminals).
+        Elicitation is refused: webclient does not advertise `elicitation`, so an agent must not ask."""
+        if method == "elicitation/create":
+            self._listener.on_notice(ELICITATION_REFUSED)
+            raise RpcError(METHOD_NOT_FOUND, "webclient does not support elicitation (not advertised)")
         if method != "session/request_permission":
             raise RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
         request = permission_request_v2(params)

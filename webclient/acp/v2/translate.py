@@ -32,7 +32,6 @@ from webclient.acp.models import (
     PlanEvent,
     SessionEvent,
     SessionInfoEvent,
-    StateEvent,
     TerminalEvent,
     TerminalExit,
     TextPart,
@@ -44,6 +43,8 @@ from webclient.acp.models import (
 )
 from webclient.acp.session_update import VariantTranslator, translate_with
 from webclient.acp.suggestions import BASELINE_TYPES
+from webclient.acp.v2 import activity
+from webclient.acp.v2.activity import Malformed, string
 
 # Message updates and chunks: the variant -> whose message it is.
 ROLES = {
@@ -66,10 +67,6 @@ _TOOL_FIELDS = {
 }
 
 
-class Malformed(ValueError):
-    """An update that breaks the v2 schema; it is ignored with a notice."""
-
-
 class V2Translator:
     """Translates one v2 connection's updates, in wire order."""
 
@@ -79,7 +76,7 @@ class V2Translator:
         self._decoders: dict[tuple[str, str], codecs.IncrementalDecoder] = {}
         self._variants: dict[str, VariantTranslator] = {
             **{kind: _chunk(kind) if kind.endswith("_chunk") else _upsert(kind) for kind in ROLES},
-            "state_update": _state,
+            "state_update": activity.state_update,
             "tool_call_update": _tool_call_update,
             "tool_call_content_chunk": _tool_content_chunk,
             "terminal_update": self._terminal_update,
@@ -89,7 +86,15 @@ class V2Translator:
             "config_option_update": _config_options,
             "session_info_update": _session_info,
             "usage_update": _usage,
+            "notice": activity.notice,
+            "compaction_update": activity.compaction_update,
+            "compaction_summary_chunk": activity.compaction_summary_chunk,
         }
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The update kinds this translator reads (prompt suggestions are read before it)."""
+        return frozenset(self._variants)
 
     def translate(self, params: Any) -> Translation:
         return translate_with(params, self._variants.get, self.suggestion_types)
@@ -97,10 +102,12 @@ class V2Translator:
     # --- display terminals -----------------------------------------------------------------------------
 
     def _terminal_update(self, session_id: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
-        terminal_id = _string(update, "terminalId")
+        terminal_id = string(update, "terminalId")
         fields: dict[str, Any] = {"terminal_id": terminal_id}
         if isinstance(update.get("command"), str):
             fields["command"] = update["command"]
+        if "capabilities" in update:
+            fields["cancellable"] = _cancellable(update["capabilities"])
         if "output" in update:
             output = update["output"]
             data = output.get("data") if isinstance(output, dict) else None
@@ -117,7 +124,7 @@ class V2Translator:
         return [TerminalEvent(**fields)]
 
     def _terminal_chunk(self, session_id: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
-        terminal_id = _string(update, "terminalId")
+        terminal_id = string(update, "terminalId")
         data = update.get("data")
         decoder = self._decoders.get((session_id, terminal_id)) or self._fresh_decoder(
             session_id, terminal_id
@@ -142,7 +149,7 @@ def _chunk(variant: str) -> Callable[[str, dict[str, Any]], Sequence[SessionEven
     role = _role(variant)
 
     def translate(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
-        message_id = _string(update, "messageId")  # required in v2
+        message_id = string(update, "messageId")  # required in v2
         content = translate_content(update.get("content"))
         return [MessageChunk(role=role, content=content, message_id=message_id)]  # type: ignore[arg-type]
 
@@ -153,7 +160,7 @@ def _upsert(variant: str) -> Callable[[str, dict[str, Any]], Sequence[SessionEve
     role = _role(variant)
 
     def translate(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
-        fields: dict[str, Any] = {"role": role, "message_id": _string(update, "messageId")}
+        fields: dict[str, Any] = {"role": role, "message_id": string(update, "messageId")}
         if "content" in update:
             raw = update["content"]
             if raw is not None and not isinstance(raw, list):
@@ -162,12 +169,6 @@ def _upsert(variant: str) -> Callable[[str, dict[str, Any]], Sequence[SessionEve
         return [MessageUpsert(**fields)]
 
     return translate
-
-
-def _state(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
-    state = _string(update, "state")
-    reason = update.get("stopReason")
-    return [StateEvent(state=state, stop_reason=reason if isinstance(reason, str) else None)]
 
 
 # --- tool calls ----------------------------------------------------------------------------------------
@@ -179,7 +180,7 @@ def _tool_call_update(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
 
 def tool_call_patch(update: dict[str, Any]) -> ToolCallEvent:
     """A v2 `ToolCallUpdate` object (an update, or a permission subject's) as our patch event."""
-    fields: dict[str, Any] = {"tool_call_id": _string(update, "toolCallId"), "is_update": True}
+    fields: dict[str, Any] = {"tool_call_id": string(update, "toolCallId"), "is_update": True}
     cleared: set[str] = set()
     for wire, name in _TOOL_FIELDS.items():
         if wire not in update:
@@ -189,12 +190,19 @@ def tool_call_patch(update: dict[str, Any]) -> ToolCallEvent:
             cleared.add(name)
             continue
         fields[name] = _TOOL_VALUES.get(wire, _as_is)(value)
+    if "capabilities" in update:
+        fields["cancellable"] = _cancellable(update["capabilities"])
     return ToolCallEvent(**fields, cleared=frozenset(cleared))
+
+
+def _cancellable(capabilities: Any) -> bool:
+    """`capabilities.cancel` present (an object): the agent takes `tool_call/cancel` / `terminal/cancel`."""
+    return isinstance(capabilities, dict) and isinstance(capabilities.get("cancel"), dict)
 
 
 def _tool_content_chunk(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
     item = _tool_content(update.get("content"))
-    return [ToolCallEvent(tool_call_id=_string(update, "toolCallId"), is_update=True, appended=(item,))]
+    return [ToolCallEvent(tool_call_id=string(update, "toolCallId"), is_update=True, appended=(item,))]
 
 
 def _tool_contents(value: Any) -> tuple[ToolCallContent, ...]:
@@ -212,7 +220,7 @@ def _tool_content(item: Any) -> ToolCallContent:
     if kind == "diff":
         return _diff(item)
     if kind == "terminal":
-        return ToolCallContent(kind="terminal", terminal_id=_string(item, "terminalId"))
+        return ToolCallContent(kind="terminal", terminal_id=string(item, "terminalId"))
     # Unknown content (a newer ACP, or an extension): said, never fatal.
     return ToolCallContent(kind="content", content=TextPart(text=f"[content of type {kind!r} not shown]"))
 
@@ -271,7 +279,7 @@ def _plan_update(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
     plan = update.get("plan")
     if not isinstance(plan, dict):
         raise Malformed("plan is not an object")
-    plan_id = _string(plan, "planId")
+    plan_id = string(plan, "planId")
     if plan.get("type") != "items":
         return [Notice(level=NoticeLevel.INFO, text=f"ignored a plan of unknown type {plan.get('type')!r}")]
     entries = tuple(
@@ -287,21 +295,27 @@ def _plan_update(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
 
 
 def _commands(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
+    return [CommandsEvent(commands=commands_v2(update.get("availableCommands")))]
+
+
+def commands_v2(raw: Any) -> tuple[Command, ...]:
+    """v2 `availableCommands` (an update's, or a new or resume answer's): entries without a name are
+    left out; an entry of a type other than `command` (newer, or an extension) is offered by its name."""
     commands = []
-    for raw in update.get("availableCommands") or ():
-        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+    for item in raw if isinstance(raw, list) else ():
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             continue
-        given = raw.get("input")
+        given = item.get("input")
         # Tagged in v2 ({"type": "text", "hint": ...}); an unknown input type is taken as plain text.
         hint = given.get("hint") if isinstance(given, dict) else None
         commands.append(
             Command(
-                name=raw["name"],
-                description=str(raw.get("description") or ""),
+                name=item["name"],
+                description=str(item.get("description") or ""),
                 input_hint=hint if isinstance(hint, str) else None,
             )
         )
-    return [CommandsEvent(commands=tuple(commands))]
+    return tuple(commands)
 
 
 def _config_options(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
@@ -348,13 +362,6 @@ def _usage(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
 
 
 # --- helpers -------------------------------------------------------------------------------------------
-
-
-def _string(obj: dict[str, Any], key: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise Malformed(f"{key} is missing or not a string")
-    return value
 
 
 def _bytes(data: str) -> bytes:

@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 from dataclasses import dataclass, field
 
+from webclient.acp.jsonrpc import INTERNAL_ERROR
 from webclient.acp.models import MessageChunk, MessageUpsert, StateEvent
+from webclient.errors import AgentRequestError
 
 
 @dataclass(eq=False)
@@ -72,5 +74,13 @@ class Turns:
             return
         ending, self.cancelling = self.cancelling, False
         for wait in self.waits:
-            if (wait.started or ending) and not wait.done.done():
+            if not (wait.started or ending) or wait.done.done():
+                continue
+            if event.error is not None:  # the `error` stop reason: the prompt failed, for this reason
+                error = event.error
+                failed = AgentRequestError(
+                    "session/prompt", error.code or INTERNAL_ERROR, error.message, error.data
+                )
+                wait.done.set_exception(failed)
+            else:
                 wait.done.set_result(event.stop_reason or ("cancelled" if ending else "end_turn"))
