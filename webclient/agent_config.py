@@ -234,7 +234,8 @@ def _remote_agent(name: str, raw: Mapping[str, Any], where: str) -> AgentSpec:
 
 
 def _host(url: str) -> str:
-    return urlsplit(url).hostname or url
+    """The host (and port) of a URL, without its user info: what the page calls the agent."""
+    return urlsplit(url).netloc.rpartition("@")[2] or url
 
 
 def _mcp_server(name: str, raw: Any, path: Path) -> McpServer | None:

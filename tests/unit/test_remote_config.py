@@ -9,6 +9,7 @@ import pytest
 
 from webclient.acp.capabilities import initialize_params
 from webclient.acp.remote import shown_url
+from webclient.acp.remote.refusals import http_refusal, refusal
 from webclient.agent_config import ConfigError, build_catalog, command_agent, parse_config
 from webclient.errors import SettingsError
 from webclient.remote_config import expand, is_remote_url
@@ -103,3 +104,11 @@ def test_a_remote_agent_without_local_tools_is_offered_no_fs_and_no_terminal() -
 
 def test_urls_are_shown_without_credentials_or_query() -> None:
     assert shown_url("wss://user:pw@box:9/acp?token=x") == "wss://box:9/acp"
+
+
+def test_an_error_never_shows_the_urls_credentials() -> None:
+    url = "wss://user:pw@box:9/acp?token=s3cret"
+    for error in (refusal(url, ConnectionRefusedError(111, "refused")), http_refusal(url, 401, "an upgrade")):
+        assert "wss://box:9/acp" in str(error)
+        assert "s3cret" not in str(error) and "pw" not in str(error)
+    assert command_agent(url).name == "box:9"

@@ -32,6 +32,7 @@ from webclient.acp.models import (
     Translation,
     UsageEvent,
 )
+from webclient.acp.remote import shown_url
 from webclient.acp.wire_log import WireEntry, WireLog
 from webclient.agent_config import AgentSpec, mcp_servers_for
 from webclient.domain.changes import SinkT
@@ -156,7 +157,7 @@ class AgentRoute(Generic[SinkT]):
         """A new session of this agent: say where it runs, if elsewhere, and what it may do here."""
         if not self.spec.remote:
             return
-        where = f"{self.spec.name} runs on another machine ({self.spec.command_line})"
+        where = f"{self.spec.name} runs on another machine ({shown_url(self.spec.command_line)})"
         if self.spec.local_tools:
             live.notice(
                 NoticeLevel.WARNING,

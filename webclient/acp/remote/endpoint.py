@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Mapping
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import httpx
 from websockets.asyncio.client import ClientConnection
 
 from webclient.acp.endpoint import GarbageCallback, Intercept, MessageChannel, OverflowCallback
 from webclient.acp.remote.http_stream import StreamableHttpChannel
+from webclient.acp.remote.refusals import shown_url
 from webclient.acp.remote.websocket import WebSocketChannel, open_socket
 from webclient.aio import cancel_and_wait
 from webclient.errors import RemoteLost
@@ -24,13 +25,6 @@ from webclient.remote_config import WEBSOCKET_SCHEMES
 
 # An event stream stays open for as long as the connection does: no read timeout.
 HTTP_TIMEOUT = httpx.Timeout(30.0, read=None)
-
-
-def shown_url(url: str) -> str:
-    """The URL without user info or query (either may hold a secret), for messages and the page."""
-    parts = urlsplit(url)
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 class RemoteAgent:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ssl
 from http import HTTPStatus
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from websockets.exceptions import InvalidHandshake, InvalidStatus
@@ -16,8 +17,16 @@ from websockets.exceptions import InvalidHandshake, InvalidStatus
 from webclient.errors import AgentStartError, RemoteRefused, RemoteUnreachable
 
 
+def shown_url(url: str) -> str:
+    """The URL without user info or query (either may hold a secret), for messages and the page."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
 def http_refusal(url: str, status: int, what: str) -> AgentStartError:
     """The error for an HTTP `status` where `what` (an upgrade, an answer to initialize) was expected."""
+    url = shown_url(url)
     try:
         phrase = f"{status} {HTTPStatus(status).phrase}"
     except ValueError:
@@ -39,6 +48,7 @@ def refusal(url: str, exc: BaseException) -> AgentStartError:
     """The error for a connection attempt that raised `exc`."""
     if isinstance(exc, InvalidStatus):
         return http_refusal(url, exc.response.status_code, "a WebSocket upgrade")
+    url = shown_url(url)
     tls = _tls_problem(exc)
     if tls is not None:
         return RemoteRefused(f"could not connect to {url} securely: {tls}")
