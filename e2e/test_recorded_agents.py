@@ -119,3 +119,40 @@ def test_a_message_after_the_answer_or_a_plan_starts_a_new_bubble(page: Page, tm
         send(page, "todo")
         bubbles += ["Agent I'll make a plan.", "Agent Starting with the tests."]
         expect(agent).to_have_text(bubbles, use_inner_text=True)
+
+
+def open_inspector_notes(page: Page) -> Locator:
+    page.get_by_test_id("inspector-toggle").click()
+    return page.locator('[data-testid="inspector-entry"][data-direction="note"]')
+
+
+def test_a_card_left_pending_after_a_cancelled_permission_shows_not_finished(
+    page: Page, tmp_path: Path
+) -> None:
+    # claude-agent-acp 0.49: the Bash card stays "pending" after the user cancels its permission request.
+    with replaying(page, "claude_bash_permission_cancelled", tmp_path):
+        send(page, "clean up")
+        expect(page.locator('[data-testid="permission"][data-state="pending"]')).to_be_visible()
+        page.get_by_test_id("cancel").click()
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        bash = card(page, "toolu_01Bash")
+        expect(bash).to_have_attribute("data-status", "not_finished")
+        expect(bash.locator(".tool-status")).to_have_text("not finished")
+        notice = page.get_by_test_id("notice").filter(has_text="without finishing")
+        expect(notice).to_have_attribute("data-level", "warning")
+        expect(open_inspector_notes(page).filter(has_text="still pending or in progress")).to_have_count(1)
+        screenshot(page, "tool-not-finished")
+
+
+def test_a_command_refused_by_a_v2_agents_sandbox_leaves_a_trace(page: Page, tmp_path: Path) -> None:
+    # codex-acp 2.6 in v2: the call stays "in progress", the reason only in its stderr log.
+    with replaying(page, "codex_v2_sandbox_refused", tmp_path, "--protocol", "2"):
+        send(page, "run the tests")
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        expect(card(page, "call_cargo")).to_have_attribute("data-status", "not_finished")
+        notice = page.get_by_test_id("notice").filter(has_text="without finishing 'cargo test'")
+        notice.locator("summary").click()
+        expect(notice.locator(".notice-detail")).to_contain_text(
+            "ERROR codex_core::exec: sandbox error: Landlock is not supported by this kernel"
+        )
+        expect(open_inspector_notes(page).filter(has_text="'cargo test'")).to_have_count(1)

@@ -120,13 +120,13 @@ class WireLog:
         self._store(entry)
         return entry
 
-    def note(self, text: str, at: float | None = None) -> WireEntry:
-        """Log what webclient did about the connection itself, in wire order (connection scope)."""
+    def note(self, text: str, at: float | None = None, session_id: str | None = None) -> WireEntry:
+        """Log what webclient did about the connection (connection scope) or a session, in wire order."""
         at = time.monotonic() if at is None else at
         seq = next(self._seq)
         self.last_seq = seq
         message = {"note": text}
-        entry = WireEntry(seq, at, NOTE, NOTE, None, None, message, size=_size(message))
+        entry = WireEntry(seq, at, NOTE, NOTE, None, session_id, message, size=_size(message))
         self._store(entry)
         return entry
 

@@ -101,6 +101,8 @@ class ToolCallItem:
     raw_output: Any = None
     streamed_terminals: set[str] = field(default_factory=set)  # output the agent sent in `_meta`
     cancellable: bool = False  # ACP v2 `capabilities.cancel`: the page may stop it (`tool_call/cancel`)
+    # The turn ended with this card still pending or in progress: the agent never said how it ended.
+    unfinished: bool = False
     id: str = field(default_factory=lambda: _new_id("tool"))
 
     @property
@@ -120,11 +122,17 @@ class ToolCallItem:
             self.content = (*self.content, *event.appended)
         if event.cancellable is not None:
             self.cancellable = event.cancellable
+        if event.status is not None:
+            self.unfinished = False  # the agent said how it stands after all
 
     @property
     def stoppable(self) -> bool:
         """The agent lets the page stop it, and it has not ended."""
-        return self.cancellable and (self.status or "pending") in ("pending", "in_progress")
+        return (
+            self.cancellable
+            and not self.unfinished
+            and (self.status or "pending") in ("pending", "in_progress")
+        )
 
 
 _CLEARED: dict[str, Any] = {

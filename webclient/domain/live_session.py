@@ -30,6 +30,7 @@ from webclient.acp.models import (
     TerminalOutput,
 )
 from webclient.aio import cancel_and_wait
+from webclient.domain import unfinished
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.file_requests import FileRequests
 from webclient.domain.files import FileAccess
@@ -92,8 +93,10 @@ class LiveSession(Generic[SinkT]):
         self._grace: asyncio.Task[None] | None = None
         self._cancel_watch: asyncio.Task[None] | None = None
         self._closing = False
+        self._stderr_before: list[str] = []  # the agent's stderr tail when the running turn began
         # Told whenever the turn or a pending permission changes what the sidebar says of this session.
         self.on_status: Callable[[], None] = _nothing
+        self.note_wire: Callable[[str], None] = lambda text: None  # a note in this session's inspector
 
     def start(self) -> None:
         self.hub.start()
@@ -151,6 +154,7 @@ class LiveSession(Generic[SinkT]):
         self._start_turn(self.agent, self.state.session_id, tuple(blocks))
 
     def _start_turn(self, agent: AgentLink, session_id: str, blocks: tuple[PromptBlock, ...]) -> None:
+        self._stderr_before = agent.process.stderr_tail()
         turn = asyncio.create_task(self._run_turn(agent, session_id, blocks), name="turn")
         self._turns.add(turn)
         turn.add_done_callback(self._turns.discard)
@@ -246,7 +250,13 @@ class LiveSession(Generic[SinkT]):
         self.permissions.cancel_ours()
         if self._cancel_watch is not None:
             self._cancel_watch.cancel()
+        left = [card.title or card.tool_call_id for card in self.state.transcript.open_tool_calls()]
         self.hub.mark(self.state.end_turn())
+        if left:  # the cards show "not finished"; the inspector and a notice say why
+            after = self.agent.process.stderr_tail() if self.agent is not None else []
+            note, notice = unfinished.report(left, unfinished.written_since(self._stderr_before, after))
+            self.note_wire(note)
+            self.hub.mark(self.state.add_notice(notice))
         self.on_status()
         if not self._closing:
             self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")

@@ -245,6 +245,7 @@ class SessionRegistry(Generic[SinkT]):
         )
         live.on_status = self.refresh_sidebars  # the sidebar of every session shows this one's state
         live.turn_ended = lambda: self.spawn(route.refresh_stored())
+        live.note_wire = lambda text: route.session_note(live, text)
         live.meet_agent(supervisor.agent, supervisor.info, supervisor.policy)
         live.set_agent_status(supervisor.status)
         live.hub.mark(live.state.set_sign_in(supervisor.sign_in))

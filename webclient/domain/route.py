@@ -278,6 +278,10 @@ class AgentRoute(Generic[SinkT]):
     def on_wire_note(self, text: str) -> None:
         self._logged(self.wire_log.note(text))
 
+    def session_note(self, live: LiveSession[SinkT], text: str) -> None:
+        """What webclient made of one session's messages, for its protocol inspector."""
+        self._logged(self.wire_log.note(text, session_id=live.state.session_id))
+
     def _logged(self, entry: WireEntry) -> None:
         # Connection-scope messages show in every session; a session's own only in it. The answer to a
         # session/new names an id no session has yet: the sessions still opening render it once theirs is set.

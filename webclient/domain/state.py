@@ -341,8 +341,8 @@ class SessionState:
 
     def end_turn(self) -> set[str]:
         """No prompt runs any more: one still pending was never taken in (refused, or the agent went
-        away), so it stops saying it waits."""
-        return self.set_turn(TurnState.IDLE) | self.transcript.settle_pending()
+        away), so it stops saying it waits; a tool call the agent left open shows as not finished."""
+        return self.set_turn(TurnState.IDLE) | self.transcript.turn_over()
 
     def drop_queued(self) -> set[str]:
         """The prompt that waited for the session to exist will not go out (it stays in the transcript)."""

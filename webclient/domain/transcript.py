@@ -192,6 +192,22 @@ class Transcript:
         self._open_message = None
         return {item.id}
 
+    def open_tool_calls(self) -> list[ToolCallItem]:
+        """The cards still pending or in progress (and not yet shown as not finished)."""
+        return [
+            item
+            for item in self._tool_calls.values()
+            if item.status in (None, "pending", "in_progress") and not item.unfinished
+        ]
+
+    def turn_over(self) -> set[str]:
+        """The turn ended: prompts still pending stop waiting, and cards the agent left pending or in
+        progress show as not finished (neither failed nor running: the agent never said)."""
+        left = self.open_tool_calls()
+        for item in left:
+            item.unfinished = True
+        return self.settle_pending() | {item.id for item in left}
+
     def cancel_unfinished_tool_calls(self) -> set[str]:
         changed = set()
         for item in self._tool_calls.values():

@@ -733,12 +733,20 @@ def test_ledger_list_of_only_unusable_suggestions_still_must_be_withdrawn() -> N
 # --- helpers --------------------------------------------------------------------------------------------
 
 
+class SilentProcess:
+    """The agent's process, as far as a session asks: it wrote nothing to stderr."""
+
+    def stderr_tail(self) -> list[str]:
+        return []
+
+
 class FakeAgent:
     """Stands in for AgentConnection: records every prompt and anything else the runtime sends."""
 
     def __init__(self) -> None:
         self.prompts: list[tuple[str, list[dict[str, Any]]]] = []  # as they would go on the wire
         self.other_calls: list[str] = []
+        self.process = SilentProcess()
 
     async def prompt(self, session_id: str, blocks: Sequence[PromptBlock]) -> str:
         self.prompts.append((session_id, copy.deepcopy(prompt_to_wire(blocks))))
