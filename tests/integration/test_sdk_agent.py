@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.acp_schema import errors, methods
 from tests.support.driver import SessionDriver, sent, started
 from tests.support.polling import eventually
 from tests.support.remote_agents import RemoteServer, remote_settings_file, running, sdk_server
@@ -359,3 +360,60 @@ async def test_the_jetbrains_air_marker_goes_in_the_v2_capabilities_meta(workspa
         [params] = sent(driver, "initialize")
         assert params["capabilities"]["_meta"] == {"jetbrains": {"air": {}}}
         assert driver.state.protocol_version == 2
+
+
+async def test_every_message_we_send_in_a_v2_conversation_is_valid_by_the_sdks_schema(
+    sdk_v2: SessionDriver,
+) -> None:
+    driver = sdk_v2
+    await run(driver, "hello")
+    driver.submit_prompt([TextPart(text="permission")])
+    await eventually(lambda: pending_permission(driver) is not None, TURN_SECONDS, "the permission request")
+    item = pending_permission(driver)
+    assert item is not None
+    driver.current.answer_permission(item.id, "allow")
+    await eventually(lambda: driver.state.turn is TurnState.IDLE, TURN_SECONDS, "the turn to end")
+    await run(driver, "background")
+    for work in driver.state.activity.background:
+        await stop_work(driver.current, work.kind, work.id)  # type: ignore[arg-type]  # terminal, tool_call
+    driver.submit_prompt([TextPart(text="slow")])
+    await eventually(
+        lambda: messages(driver, "agent")[-1].text.startswith("1"), TURN_SECONDS, "the slow turn"
+    )
+    await driver.cancel()
+    await eventually(lambda: driver.state.turn is TurnState.IDLE, TURN_SECONDS, "the cancelled turn")
+    first = driver.state.session_id
+    assert first is not None
+    other = driver.registry.new_session()
+    await eventually(lambda: other.state.session_id is not None, TURN_SECONDS, "a second session")
+    await driver.registry.close(driver.current.local_id)
+    driver.current = other
+    await eventually(
+        lambda: first in [s.session_id for s in driver.state.sidebar.stored], TURN_SECONDS, "listed"
+    )
+    await driver.load_session(first)
+    await driver.registry.close(driver.current.local_id)
+    await driver.registry.delete_stored(first, driver.current.agent_key)
+
+    requests = methods("agent", "Request")
+    notifications = methods("agent", "Notification") | methods("protocol", "Notification")
+    responses = methods("client", "Response")
+    asked = {m["id"]: m["method"] for d, m in driver.wire_log if d == "in" and "method" in m and "id" in m}
+    checked: set[str] = set()
+    for direction, message in driver.wire_log:
+        if direction != "out":
+            continue
+        method = message.get("method")
+        if method is not None:
+            name = (requests if "id" in message else notifications)[method]
+            found = errors(name, message.get("params"))
+        elif "result" in message:
+            method = asked[message["id"]]
+            found = errors(responses[method], message["result"])
+        else:
+            continue  # an error answer (elicitation refused): JSON-RPC's shape, not ACP's
+        assert found == [], f"{method}: {found}"
+        checked.add(method)
+    expected = {"initialize", "session/new", "session/prompt", "session/request_permission", "session/cancel"}
+    expected |= {"terminal/cancel", "tool_call/cancel", "session/list", "session/close", "session/resume"}
+    assert expected | {"session/delete"} <= checked, checked

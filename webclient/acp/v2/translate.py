@@ -125,11 +125,11 @@ class V2Translator:
 
     def _terminal_chunk(self, session_id: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
         terminal_id = string(update, "terminalId")
-        data = update.get("data")
+        data = string(update, "data")  # required: a chunk without bytes is no chunk
         decoder = self._decoders.get((session_id, terminal_id)) or self._fresh_decoder(
             session_id, terminal_id
         )
-        text = decoder.decode(_bytes(data)) if isinstance(data, str) else ""
+        text = decoder.decode(_bytes(data))
         return [TerminalEvent(terminal_id=terminal_id, appended=text)]
 
     def _fresh_decoder(self, session_id: str, terminal_id: str) -> codecs.IncrementalDecoder:
@@ -295,7 +295,9 @@ def _plan_update(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
 
 
 def _commands(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
-    return [CommandsEvent(commands=commands_v2(update.get("availableCommands")))]
+    if not isinstance(update.get("availableCommands"), list):  # required: never read as "no commands"
+        raise Malformed("availableCommands is not an array")
+    return [CommandsEvent(commands=commands_v2(update["availableCommands"]))]
 
 
 def commands_v2(raw: Any) -> tuple[Command, ...]:
@@ -319,7 +321,9 @@ def commands_v2(raw: Any) -> tuple[Command, ...]:
 
 
 def _config_options(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
-    return [ConfigOptionsEvent(options=config_options_v2(update.get("configOptions")))]
+    if not isinstance(update.get("configOptions"), list):  # required: never read as "no options"
+        raise Malformed("configOptions is not an array")
+    return [ConfigOptionsEvent(options=config_options_v2(update["configOptions"]))]
 
 
 def config_options_v2(raw: Any) -> tuple[ConfigOption, ...]:
