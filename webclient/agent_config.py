@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import sys
 from collections.abc import Iterable, Mapping
@@ -279,7 +280,26 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
 def _string_map(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise ConfigError(f"{where}: must be an object of string values")
+    check_env(value, where)
     return dict(value)
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def is_env_name(name: str) -> bool:
+    """Whether `name` can be an environment variable's: letters, digits and `_`, not first a digit."""
+    return _ENV_NAME.fullmatch(name) is not None
+
+
+def check_env(values: Mapping[str, str], where: str) -> None:
+    """ConfigError unless every name can be an environment variable's and no value holds a NUL byte
+    (a process cannot start with either, so such a value is refused before it is used or saved)."""
+    for name, value in values.items():
+        if not is_env_name(name):
+            raise ConfigError(f"{where}: {name!r} cannot be the name of an environment variable")
+        if "\0" in value:
+            raise ConfigError(f"{where}.{name}: a value cannot hold a NUL character")
 
 
 # --- remembering a sign-in ---------------------------------------------------------------------------
@@ -293,6 +313,7 @@ def remember_env(path: Path, spec: AgentSpec, values: Mapping[str, str]) -> None
     are not kept) through a temporary file created with mode 0600, so the secret is never readable by
     others, not even for a moment.
     """
+    check_env(values, "the sign-in")
     data = json5.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     if not isinstance(data, dict) or not isinstance(data.setdefault("agent_servers", {}), dict):
         raise ConfigError(f"{path}: the file must hold one JSON object with an agent_servers object")

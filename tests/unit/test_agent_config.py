@@ -121,6 +121,20 @@ def test_remembering_writes_the_agents_entry_readable_by_the_user_only(tmp_path:
     assert env == {"OPENAI_API_KEY": "sk-1", "OPENAI_BASE_URL": "http://127.0.0.1:9"}
 
 
+@pytest.mark.parametrize(("values", "why"), [({"A=B": "x"}, "cannot be the name"), ({"KEY": "a\0b"}, "NUL")])
+def test_a_variable_no_process_could_start_with_is_refused_and_never_saved(
+    tmp_path: Path, values: dict[str, str], why: str
+) -> None:
+    path = tmp_path / "webclient" / "settings.json"
+    spec = AgentSpec(key="command", name="codex-acp", argv=("codex-acp",))
+    with pytest.raises(ConfigError, match=why):
+        remember_env(path, spec, values)
+    assert not path.exists()
+    broken = json.dumps({"agent_servers": {"x": {"command": "x", "env": values}}})
+    with pytest.raises(ConfigError, match=why):
+        parse_config(broken, path)
+
+
 def test_the_agents_environment_is_the_users_without_webclients_own_and_without_the_token() -> None:
     token = "t" * 40
     user = {

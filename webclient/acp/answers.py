@@ -41,7 +41,7 @@ def agent_info(result: Any, shape: AnswerShape) -> AgentInfo:
     info = as_object(result.get(shape.info))
     methods = (
         shape.read_method(raw)
-        for raw in result.get("authMethods") or []
+        for raw in as_list(result.get("authMethods"))
         if isinstance(raw, dict) and isinstance(raw.get(shape.method_id), str)
     )
     version = result.get("protocolVersion")
@@ -57,7 +57,7 @@ def agent_info(result: Any, shape: AnswerShape) -> AgentInfo:
 
 def terminal_auth_method(method_id: str, raw: Mapping[str, Any]) -> AuthMethod:
     """A `terminal` sign-in method (the same in v1 and v2): the user runs the agent with `args` and `env`."""
-    args = tuple(a for a in raw.get("args") or [] if isinstance(a, str))
+    args = tuple(a for a in as_list(raw.get("args")) if isinstance(a, str))
     env = tuple((k, v) for k, v in as_object(raw.get("env")).items() if isinstance(v, str))
     return AuthMethod(
         id=method_id,
@@ -98,7 +98,7 @@ def answered_options(result: Any, read_options: ConfigOptionsReader) -> tuple[Co
 def stored_sessions(result: Any) -> tuple[StoredSessionInfo, ...]:
     """A `session/list` answer (the same in v1 and v2); malformed entries are left out."""
     entries = result.get("sessions") if isinstance(result, dict) else None
-    return tuple(info for raw in entries or () if (info := stored_session(raw)) is not None)
+    return tuple(info for raw in as_list(entries) if (info := stored_session(raw)) is not None)
 
 
 def stored_session(raw: Any) -> StoredSessionInfo | None:
@@ -116,3 +116,8 @@ def as_text(value: Any) -> str | None:
 
 def as_object(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """`value` if it is a list, else none: a field the agent sent as another type reads as empty."""
+    return value if isinstance(value, list) else []

@@ -113,7 +113,8 @@ def modes_from_wire(raw: Any) -> tuple[tuple[Mode, ...], str | None]:
     if not isinstance(raw, dict):
         return (), None
     modes: list[Mode] = []
-    for item in raw.get("availableModes") or ():
+    available = raw.get("availableModes")
+    for item in available if isinstance(available, list) else ():
         try:
             model = schema.SessionMode.model_validate(item)
         except (ValidationError, ValueError, TypeError):

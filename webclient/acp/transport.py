@@ -82,7 +82,7 @@ class NdjsonTransport:
             if not text:
                 continue
             message = parse_line(text)
-            if isinstance(message, dict) or (batches and isinstance(message, list)):
+            if (isinstance(message, dict) and _usable_id(message)) or (batches and isinstance(message, list)):
                 return message
             self._on_garbage(text.decode("utf-8", errors="replace"))
 
@@ -129,3 +129,10 @@ class NdjsonTransport:
         self._overflowed = True
         if self._on_overflow is not None:
             self._on_overflow(size)
+
+
+def _usable_id(message: dict[str, Any]) -> bool:
+    """JSON-RPC ids are strings, integers or null: a message with another (an array once killed the
+    SDK's receive loop) can answer none of our requests, so it is garbage."""
+    request_id = message.get("id")
+    return request_id is None or isinstance(request_id, str) or type(request_id) is int

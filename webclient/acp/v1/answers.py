@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from webclient.acp.answers import AnswerShape, as_object, as_text, terminal_auth_method
+from webclient.acp.answers import AnswerShape, as_list, as_object, as_text, terminal_auth_method
 from webclient.acp.models import AgentCapabilities, AuthMethod, AuthVar, PromptCapabilities
+from webclient.agent_config import is_env_name
 
 
 def auth_method(raw: Mapping[str, Any]) -> AuthMethod:
@@ -25,8 +26,9 @@ def auth_method(raw: Mapping[str, Any]) -> AuthMethod:
                 secret=v.get("secret") is not False,
                 optional=v.get("optional") is True,
             )
-            for v in raw.get("vars") or []
-            if isinstance(v, dict) and isinstance(v.get("name"), str) and v["name"]
+            for v in as_list(raw.get("vars"))
+            # A name that cannot be an environment variable's ("A=B") is never offered, so never saved.
+            if isinstance(v, dict) and isinstance(v.get("name"), str) and is_env_name(v["name"])
         ]
         return AuthMethod(
             id=method_id,

@@ -11,6 +11,7 @@ from typing import Any
 from webclient.acp.answers import (
     AnswerShape,
     agent_info,
+    as_list,
     as_object,
     as_text,
     opened_session,
@@ -82,7 +83,7 @@ def permission_request_v2(params: Any) -> PermissionRequest | None:
         PermissionOption(
             id=o["optionId"], name=str(o.get("name") or o["optionId"]), kind=as_text(o.get("kind"))
         )
-        for o in params.get("options") or ()
+        for o in as_list(params.get("options"))
         if isinstance(o, dict) and isinstance(o.get("optionId"), str)
     )
     if not options:

@@ -348,10 +348,13 @@ def _session_info(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
     return [SessionInfoEvent(**fields)]
 
 
+_HUGE = 2**63  # past it a figure is absurd (and a ratio of two may not fit a float)
+
+
 def _usage(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
     used, size = update.get("used"), update.get("size")
-    if not isinstance(used, int) or not isinstance(size, int):
-        raise Malformed("usage_update needs integer used and size")
+    if not (isinstance(used, int) and isinstance(size, int) and 0 <= used < _HUGE and 0 <= size < _HUGE):
+        raise Malformed("usage_update needs integer used and size, of at most 2**63")
     cost = update.get("cost")
     amount = cost.get("amount") if isinstance(cost, dict) else None
     currency = cost.get("currency") if isinstance(cost, dict) else None
@@ -359,7 +362,7 @@ def _usage(_: str, update: dict[str, Any]) -> Sequence[SessionEvent]:
         UsageEvent(
             used=used,
             size=size,
-            cost_amount=float(amount) if isinstance(amount, int | float) else None,
+            cost_amount=float(amount) if isinstance(amount, int | float) and abs(amount) < _HUGE else None,
             cost_currency=currency if isinstance(currency, str) else None,
         )
     ]
