@@ -295,11 +295,19 @@ def is_env_name(name: str) -> bool:
 def check_env(values: Mapping[str, str], where: str) -> None:
     """ConfigError unless every name can be an environment variable's and no value holds a NUL byte
     (a process cannot start with either, so such a value is refused before it is used or saved)."""
+    problem = env_problem(values, where)
+    if problem is not None:
+        raise ConfigError(problem)
+
+
+def env_problem(values: Mapping[str, str], where: str) -> str | None:
+    """What makes `values` unusable as environment variables (see `check_env`), or None."""
     for name, value in values.items():
         if not is_env_name(name):
-            raise ConfigError(f"{where}: {name!r} cannot be the name of an environment variable")
+            return f"{where}: {name!r} cannot be the name of an environment variable"
         if "\0" in value:
-            raise ConfigError(f"{where}.{name}: a value cannot hold a NUL character")
+            return f"{where}.{name}: a value cannot hold a NUL character"
+    return None
 
 
 # --- remembering a sign-in ---------------------------------------------------------------------------

@@ -50,7 +50,7 @@ def initialize_result() -> dict[str, Any]:
     elif START == "vars-object":
         methods = [{"id": "object", "type": "env_var", "name": "Object vars", "vars": {"name": "KEY"}}]
     if VERSION == 2:
-        caps = {"session": {}}
+        caps: dict[str, object] = {"session": {}}
         return {
             "protocolVersion": 2,
             "info": {"name": "absurd"},

@@ -24,13 +24,7 @@ from webclient.acp.models import AgentInfo, AgentStatus, AuthMethod, OpenedSessi
 from webclient.acp.negotiate import Negotiation, Offer
 from webclient.acp.process import AgentProcess
 from webclient.acp.remote import RemoteAgent
-from webclient.agent_config import (
-    AgentSpec,
-    agent_environment,
-    check_env,
-    mcp_servers_for,
-    remember_env,
-)
+from webclient.agent_config import AgentSpec, agent_environment, env_problem, mcp_servers_for, remember_env
 from webclient.aio import cancel_and_wait
 from webclient.domain.reasons import failure_text
 from webclient.domain.sign_in import SignIn
@@ -176,10 +170,8 @@ class AgentSupervisor:
         if missing:
             raise Refused(f"fill in {', '.join(missing)} to sign in")
         chosen = {name: value for name, value in given.items() if value}
-        try:
-            check_env(chosen, "the sign-in")  # refused here, before it is used or saved
-        except SettingsError as exc:
-            raise Refused(str(exc)) from None
+        if (problem := env_problem(chosen, "the sign-in")) is not None:  # before it is used or saved
+            raise Refused(problem)
         if remember:
             try:
                 remember_env(self.settings.config_path, self.spec, chosen)
