@@ -199,6 +199,14 @@ async def test_a_path_that_is_no_acp_endpoint_is_a_clear_error(tmp_path: Path, d
             assert "answered HTTP 404 Not Found instead of a WebSocket upgrade" in await failure(driver)
 
 
+async def test_an_http_url_to_a_websocket_only_server_is_a_clear_wrong_protocol_error(
+    tmp_path: Path, demo: RemoteServer
+) -> None:
+    with running(demo):
+        async with driving(tmp_path, demo.url("http")) as driver:
+            assert "it is not a Streamable HTTP endpoint of ACP" in await failure(driver)
+
+
 async def test_an_unset_variable_in_the_headers_is_a_settings_error_that_names_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,7 +55,10 @@ def refusal(url: str, exc: BaseException) -> AgentStartError:
     if isinstance(exc, InvalidHandshake):
         return RemoteRefused(f"{url} does not speak the WebSocket protocol ({exc})")
     if isinstance(exc, httpx.UnsupportedProtocol | httpx.RemoteProtocolError):
-        return RemoteRefused(f"{url} does not speak HTTP as ACP needs it ({exc})")
+        return RemoteRefused(
+            f"{url} gave no usable HTTP answer ({exc}): it is not a Streamable HTTP endpoint of ACP (a "
+            "WebSocket-only server, such as acpremote, needs a ws:// or wss:// URL)"
+        )
     if _in_chain(exc, ConnectionRefusedError):
         return RemoteUnreachable(
             f"could not connect to the remote agent at {url}: connection refused (is its server running?)"
