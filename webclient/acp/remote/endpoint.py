@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
@@ -23,8 +24,18 @@ from webclient.aio import cancel_and_wait
 from webclient.errors import RemoteLost
 from webclient.remote_config import WEBSOCKET_SCHEMES
 
-# An event stream stays open for as long as the connection does: no read timeout.
+# An event stream stays open for as long as the connection does: no read timeout. A connection that died
+# without a close (a dropped route, a sleeping laptop) is found by TCP keepalive instead: probes after
+# 30 s of silence, three 10 s apart (where the system has the options; WebSockets ping on their own).
 HTTP_TIMEOUT = httpx.Timeout(30.0, read=None)
+KEEPALIVE = [
+    (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
+    *[
+        (socket.IPPROTO_TCP, getattr(socket, name), value)
+        for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3))
+        if hasattr(socket, name)
+    ],
+]
 
 
 class RemoteAgent:
@@ -56,7 +67,12 @@ class RemoteAgent:
         if self.websocket:
             self._socket = await open_socket(self.url, self.headers)
             return
-        self._client = httpx.AsyncClient(headers=self.headers, timeout=HTTP_TIMEOUT, follow_redirects=False)
+        self._client = httpx.AsyncClient(
+            headers=self.headers,
+            timeout=HTTP_TIMEOUT,
+            follow_redirects=False,
+            transport=httpx.AsyncHTTPTransport(socket_options=KEEPALIVE),
+        )
 
     def channel(
         self,
