@@ -12,8 +12,10 @@ I/O; callers on an event loop use the ``*_async`` variants, which run them in a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import os
+import secrets
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -109,7 +111,9 @@ class FileAccess:
     def write_text(self, path: str, content: str) -> WriteResult:
         """Replace (or create) the file with ``content``; parent directories are created inside the roots.
 
-        An existing file keeps its mode; a new one is created without any executable bit.
+        Atomic: the text goes to a new file beside the target, is synced to disk, and then renamed over
+        it, so a write that fails part-way (a full disk) leaves the original exactly as it was, and
+        raises. An existing file keeps its mode; a new one is created without any executable bit.
         """
         real = self.resolve(path)
         data = content.encode("utf-8")
@@ -120,19 +124,28 @@ class FileAccess:
             real.parent.mkdir(parents=True, exist_ok=True)
             # A directory created meanwhile could be a symlink planted by someone else: check again.
             real = self.resolve(str(real))
-            fd = os.open(real, os.O_WRONLY | os.O_CREAT | _OPEN_FLAGS, NEW_FILE_MODE)
+            mode = _existing_mode(real, path)
+            temporary = real.with_name(f".{real.name}.{secrets.token_hex(6)}.webclient-tmp")
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _OPEN_FLAGS, NEW_FILE_MODE)
         except FileAccessError:
             raise
         except OSError as exc:
             raise self._open_error(path, exc, "written") from exc
-        # Checked before truncating: a FIFO or device that appeared since the read is left alone.
-        self._check_open(fd, path)
-        with os.fdopen(fd, "wb") as handle:
-            try:
-                handle.truncate(0)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                os.set_blocking(fd, True)
+                if mode is not None:
+                    os.fchmod(fd, mode)
                 handle.write(data)
-            except OSError as exc:
-                raise FileAccessError(f"{path!r} could not be written: {exc.strerror or exc}") from exc
+                handle.flush()
+                os.fsync(fd)
+            os.replace(temporary, real)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise FileAccessError(
+                f"{path!r} could not be written ({exc.strerror or exc}); the file was left as it was"
+            ) from exc
         return WriteResult(path, old_text, content)
 
     async def write_text_async(self, path: str, content: str) -> WriteResult:
@@ -213,6 +226,22 @@ class FileAccess:
         if exc.errno == errno.ENXIO:  # a socket, or a FIFO with no reader opened for writing
             return FileNotRegular(f"{path!r} is not a regular file; only regular files are used")
         return FileAccessError(f"{path!r} could not be {verb}: {exc.strerror or exc}")
+
+
+def _existing_mode(real: Path, path: str) -> int | None:
+    """The permission bits of the file a write replaces (None: no file there); FileNotRegular for a
+    FIFO, device or socket, which a write never replaces."""
+    try:
+        info = os.lstat(real)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        raise FileMissing(f"{path!r} is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileNotRegular(
+            f"{path!r} is {_kind(info.st_mode)}, not a regular file; only regular files are used"
+        )
+    return stat.S_IMODE(info.st_mode)
 
 
 def _decode(data: bytes, path: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -12,6 +13,7 @@ import pytest
 from webclient.domain.files import (
     FileAccess,
     FileAccessDenied,
+    FileAccessError,
     FileMissing,
     FileNotRegular,
     FileNotText,
@@ -233,3 +235,23 @@ def test_an_existing_file_over_the_cap_is_not_replaced(root: Path) -> None:
     with pytest.raises(FileTooLarge, match="it is not replaced"):
         files.write_text(str(root / "big.txt"), "small")
     assert (root / "big.txt").read_text() == "x" * 101
+
+
+def test_a_write_that_fails_part_way_leaves_the_original_whole_and_no_temporary_file(
+    files: FileAccess, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = root / "a.txt"
+    target.chmod(0o640)
+
+    def full_disk(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(FileAccessError, match=r"No space left on device.*the file was left as it was"):
+        files.write_text(str(target), "replaced\n" * 1000)
+
+    assert target.read_text() == "one\ntwo\nthree\nfour\n"
+    assert sorted(p.name for p in root.iterdir()) == ["a.txt", "sub"]
+    monkeypatch.undo()
+    files.write_text(str(target), "replaced\n")
+    assert target.read_text() == "replaced\n" and stat.S_IMODE(target.stat().st_mode) == 0o640
