@@ -68,6 +68,7 @@ def test_a_v2_permission_shows_the_agents_question_and_the_inspector_labels_v2(
     permission = page.get_by_test_id("permission")
     expect(permission).to_have_attribute("data-state", "pending")
     expect(page.get_by_test_id("agent-status")).to_contain_text("waiting for you")
+    expect(page.get_by_test_id("session-state")).to_have_text("waiting for you")  # the same word
     shoot(page, "acp-v2/permission", Layout("desktop", 1280, 800, phone=False))
     # The proposed change shows once, in its card, from the agent's git patch.
     card_diff = page.locator('[data-testid="tool-call"][data-kind="edit"] [data-testid="diff"]')

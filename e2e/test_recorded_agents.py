@@ -133,6 +133,9 @@ def test_a_card_left_pending_after_a_cancelled_permission_shows_not_finished(
     with replaying(page, "claude_bash_permission_cancelled", tmp_path):
         send(page, "clean up")
         expect(page.locator('[data-testid="permission"][data-state="pending"]')).to_be_visible()
+        # One word for the wait, in the header and the sidebar, as in v2 (e2e/test_acp_v2.py).
+        expect(page.get_by_test_id("agent-status")).to_have_text("waiting for you…")
+        expect(page.get_by_test_id("session-state")).to_have_text("waiting for you")
         page.get_by_test_id("cancel").click()
         expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
         bash = card(page, "toolu_01Bash")

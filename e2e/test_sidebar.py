@@ -36,7 +36,7 @@ def test_the_sidebar_shows_each_sessions_state_and_title_and_lists_each_session_
     first_id = server.url.rsplit("/", 1)[1]  # each test gets a fresh session of the shared server
     first = page.locator(f'[data-testid="session-link"][data-local-id="{first_id}"]')
     expect(first.get_by_test_id("session-state")).to_have_attribute("data-state", "needs-answer")
-    expect(first).to_contain_text("needs your answer")
+    expect(first).to_contain_text("waiting for you")
 
     open_sessions(page, layout)
     page.get_by_test_id("new-session").click()

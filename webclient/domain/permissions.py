@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 
 from webclient.acp.models import PermissionOutcome, PermissionRequest
 from webclient.domain.items import PermissionItem
-from webclient.domain.state import SessionState
+from webclient.domain.state import Aspect, SessionState
 from webclient.errors import Refused
 
 
@@ -24,10 +24,15 @@ class PermissionDesk:
     ) -> None:
         self._state = state
         self._mark = mark
-        self._on_status = on_status
+        self._told = on_status
         self._futures: dict[str, asyncio.Future[PermissionOutcome]] = {}  # by the request's item id
         self._ours: set[str] = set()  # the requests webclient asked itself: a turn's end answers them
         self._closed = False
+
+    def _on_status(self) -> None:
+        # Whether the session waits for the user shows in its status badge too, not only the sidebar.
+        self._mark({Aspect.STATUS})
+        self._told()
 
     @property
     def waiting(self) -> bool:

@@ -130,7 +130,9 @@ class SessionState:
     @property
     def session_status(self) -> str:
         """The state the sidebar shows: working, needs-answer, ready or exited (or starting, sign-in)."""
-        if self.agent_status is AgentStatus.READY and self.needs_answer:
+        if self.agent_status is AgentStatus.READY and (
+            self.needs_answer or self.agent_state == "requires_action"
+        ):
             return "needs-answer"
         status = self.display_status
         return "working" if status == TurnState.CANCELLING.value else status
