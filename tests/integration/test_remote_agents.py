@@ -30,7 +30,7 @@ from tests.support.remote_agents import (
 from tests.support.sdk_peer import sdk_agent_command
 from webclient.acp.models import AgentStatus, TextPart
 from webclient.agent_config import ConfigError
-from webclient.domain import supervisor
+from webclient.domain import reconnect
 from webclient.domain.items import MessageItem, NoticeItem
 from webclient.domain.state import TurnState
 from webclient.settings import Settings
@@ -288,7 +288,7 @@ async def test_a_server_killed_mid_turn_and_started_again_is_reconnected_and_the
 async def test_reconnect_now_tries_at_once_and_the_session_still_goes_on(
     tmp_path: Path, demo: RemoteServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(supervisor, "RECONNECT_FIRST_DELAY", 600.0)  # left alone, the next try is far off
+    monkeypatch.setattr(reconnect, "RECONNECT_FIRST_DELAY", 600.0)  # left alone, the next try is far off
     with running(demo):
         async with driving(tmp_path, demo.url()) as driver:
             await ready(driver)

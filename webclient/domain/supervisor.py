@@ -27,22 +27,11 @@ from webclient.acp.remote import RemoteAgent
 from webclient.agent_config import AgentSpec, agent_environment, env_problem, mcp_servers_for, remember_env
 from webclient.aio import cancel_and_wait
 from webclient.domain.reasons import failure_text
+from webclient.domain.reconnect import Reconnect
 from webclient.domain.sign_in import SignIn
 from webclient.domain.suggestions import SuggestionPolicy
-from webclient.errors import (
-    AgentError,
-    AgentRequestError,
-    AgentTimeoutError,
-    Refused,
-    RemoteLost,
-    RemoteUnreachable,
-    SettingsError,
-)
+from webclient.errors import AgentError, AgentRequestError, Refused, SettingsError
 from webclient.settings import Settings
-
-# The pause before the first try to reach a remote agent again, doubled after each failure up to the last.
-RECONNECT_FIRST_DELAY = 0.5
-RECONNECT_MAX_DELAY = 15.0
 
 
 class SupervisorEvents(Protocol):
@@ -83,7 +72,7 @@ class AgentSupervisor:
         self.sign_in_env: dict[str, str] = {}
         self._env_method: str | None = None  # the env_var method those values were given for
         self._lifecycle: asyncio.Task[None] | None = None
-        self._try_now: asyncio.Event | None = None  # set: a reconnecting agent is tried without waiting
+        self._reconnect_tries: Reconnect | None = None  # while a remote agent is being reached again
         self._auth_choice: asyncio.Future[str] | None = None
         # Kept across restarts: an agent that answered v1 once is started with v1 from then on.
         self._negotiation = Negotiation(self._new_process, listener, self._offer())
@@ -119,9 +108,9 @@ class AgentSupervisor:
 
     def reconnect_now(self) -> bool:
         """Cut the pause before the next try to reach a remote agent again; False if none is under way."""
-        if self._try_now is None or self.status is not AgentStatus.RECONNECTING:
+        if self._reconnect_tries is None or self.status is not AgentStatus.RECONNECTING:
             return False
-        self._try_now.set()
+        self._reconnect_tries.now()
         return True
 
     def ready_agent(self) -> AgentLink:
@@ -326,27 +315,20 @@ class AgentSupervisor:
         return True
 
     async def _reconnect(self, lost: AgentError) -> AgentLink | None:
-        """Connect to the remote agent again, pausing longer after each failure, until it answers
-        (the connection) or refuses for good (None: the agent counts as exited, Restart tries again)."""
+        """Connect to the remote agent again (`Reconnect`) until it answers (the connection) or refuses
+        for good (None: the agent counts as exited, and Restart tries again)."""
         self._events.connection_lost(lost)
         self._set_status(AgentStatus.RECONNECTING)
-        delay = RECONNECT_FIRST_DELAY
-        self._try_now = asyncio.Event()
-        while True:
-            with contextlib.suppress(TimeoutError):  # a pause between tries, cut short by reconnect_now
-                async with asyncio.timeout(delay):
-                    await self._try_now.wait()
-            self._try_now.clear()
-            try:
-                return await self._negotiation.connect()
-            except (RemoteUnreachable, RemoteLost, AgentTimeoutError):
-                await self._stop_starting()
-                delay = min(delay * 2, RECONNECT_MAX_DELAY)
-            except AgentError as exc:
-                await self._stop_starting()
-                self._events.agent_failed(exc)
-                self._set_status(AgentStatus.EXITED)
-                return None
+        self._reconnect_tries = Reconnect()
+        try:
+            return await self._reconnect_tries.until_connected(self._negotiation.connect, self._stop_starting)
+        except AgentError as exc:
+            await self._stop_starting()
+            self._events.agent_failed(exc)
+            self._set_status(AgentStatus.EXITED)
+            return None
+        finally:
+            self._reconnect_tries = None
 
     async def _stop_starting(self) -> None:
         starting = self._negotiation.current
