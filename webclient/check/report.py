@@ -128,7 +128,7 @@ def terminal(report: Report, width: int = 100) -> str:
     if warnings:
         out.append(f"warnings ({len(warnings)}):")
         for warning in warnings[:20]:
-            out.append(f"  v{warning['protocol']} {warning['run']}: {warning['text']}")
+            out.append(f"  {warning['run']}: {warning['text']}")
             if warning["line"]:
                 out.append("    " + quote(WireLine(**warning["line"]), width - 4))
         out.append("")

@@ -124,6 +124,8 @@ def _advertised(runs: list[Run]) -> list[Run]:
 
 def _none_sent(rule: Rule, runs: list[Run]) -> Verdict:
     done = sum(r.turns for r in _advertised(runs))
+    if not done:
+        return _verdict(rule, Status.NOT_OBSERVED, "no advertised prompt got through (see the warnings)")
     return _verdict(
         rule,
         Status.NOT_OBSERVED,

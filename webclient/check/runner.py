@@ -113,7 +113,7 @@ class Runner:
             run.error = str(exc)
         except (AgentError, TimeoutError) as exc:
             run.error = str(exc) or type(exc).__name__
-            recorder.warn(f"{run.name}: {run.error}")
+            recorder.warn(run.error)
         finally:
             with contextlib.suppress(Exception):
                 await link.stop()
