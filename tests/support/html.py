@@ -353,3 +353,36 @@ def status_is(status: str) -> Callable[[str], bool]:
 def has_notice(text: str) -> Callable[[str], bool]:
     """A `Tab.wait_for` predicate: a notice containing `text` is shown."""
     return lambda html: bool(Page.parse(html).notices_with(text))
+
+
+def element_by_id(html: str, element_id: str) -> str | None:
+    """The markup of the `<div id=...>` with that id, start tag to its matching end tag, as served."""
+    start = html.find(f'<div id="{element_id}"')
+    if start < 0:
+        return None
+    depth = 0
+    for match in re.finditer(r"<(/?)div\b", html[start:]):
+        depth += -1 if match.group(1) else 1
+        if depth == 0:
+            end = start + match.start()
+            return html[start : html.index(">", end) + 1]
+    return None
+
+
+class _Frames(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: dict[tuple[str, str, str], str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        if tag == "iframe" and "srcdoc" in values:
+            key = (values.get("data-style", ""), values.get("data-layout", ""), values.get("data-scheme", ""))
+            self.found[key] = values["srcdoc"]
+
+
+def frame_documents(html: str) -> dict[tuple[str, str, str], str]:
+    """Each iframe's srcdoc document, by its (style, layout, scheme) data attributes."""
+    parser = _Frames()
+    parser.feed(html)
+    return parser.found

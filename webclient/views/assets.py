@@ -29,6 +29,7 @@ STYLESHEETS = (
     "page.css",
     "agents.css",
     "inspector.css",
+    "playground.css",
 )
 # Stylesheets of pages that stand alone, outside the app and its bundle: the HTML report of
 # `webclient check` (webclient/check/html.py), which carries them inline.
@@ -50,6 +51,7 @@ SCRIPTS = (
     "inspector.js",
     "slash.js",
     "page.js",
+    "playground.js",
 )
 URL_PREFIX = "/static/bundles/"
 # The name changes with the content, so the content under a name never does.

@@ -20,6 +20,7 @@ from webclient.views.inspector import InspectorFeed
 from webclient.views.live import LiveHub
 from webclient.views.paths import STATIC_DIR
 from webclient.web.error_pages import NO_SUCH_SESSION
+from webclient.web.playground import add_routes as add_playground_routes
 from webclient.web.security import AccessPolicy, SecurityMiddleware
 from webclient.web.tab import serve_tab
 
@@ -119,6 +120,8 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
                 }
                 return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
         raise HTTPException(status_code=404, detail="no such text (it was replaced, or its session closed)")
+
+    add_playground_routes(app, sessions)
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:

@@ -1,0 +1,122 @@
+"""The suggestions playground: a pasted update, read and shown exactly as a live session would.
+
+The update goes through the protocol layer's `read_suggestions` (against the block types the designer
+says were advertised), the domain's `SuggestionLedger` (the notices a session would show) and a
+`SessionState`'s own transition; each preview is the page's own partials (`_composer_suggestions.html`,
+`_ghost_text.html`) in a document of its own, at one width and in one colour scheme.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from webclient.acp.models import ResourceLinkPart, Suggestion
+from webclient.acp.suggestion_input import Candidate, InputError, read_input
+from webclient.acp.suggestions import BASELINE_TYPES, OPTIONAL_TYPES, read_suggestions
+from webclient.domain.state import SessionState
+from webclient.domain.suggestions import SuggestionLedger, SuggestionPolicy
+from webclient.views.chips import chip_view, uri_name
+from webclient.views.render import environment
+
+STYLES = ("chips", "list", "ghost")
+LAYOUTS = {"desktop": 1280, "phone": 390}
+SCHEMES = ("light", "dark")
+# The optional block types a designer can say were advertised (both sides), by their capability field.
+TYPE_FIELDS = {field: block for block, field in OPTIONAL_TYPES.items()}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    kind: str  # skipped | hidden | link | auto-send | update
+    text: str
+
+
+@dataclass(frozen=True)
+class Preview:
+    style: str
+    layout: str
+    scheme: str
+    width: int
+    document: str  # a whole HTML document, for an iframe's srcdoc
+
+
+@dataclass(frozen=True)
+class Result:
+    candidates: tuple[Candidate, ...]
+    picked: int
+    state: SessionState
+    diagnostics: tuple[Diagnostic, ...]
+    previews: tuple[Preview, ...]
+
+
+def allowed(fields: list[str]) -> frozenset[str]:
+    """The block types a suggestion may use: text and resource_link, plus each optional type chosen."""
+    return BASELINE_TYPES | {TYPE_FIELDS[f] for f in fields if f in TYPE_FIELDS}
+
+
+def play(text: str, fields: list[str], pick: int = 0) -> Result:
+    """Read `text` and show its `pick`-th suggestion update; raises InputError for unusable input."""
+    candidates = read_input(text)
+    if not 0 <= pick < len(candidates):
+        raise InputError(f"there is no update {pick + 1}: the input holds {len(candidates)}")
+    event = read_suggestions(candidates[pick].update, allowed(fields))
+    outcome = SuggestionLedger(SuggestionPolicy(advertised=True)).receive(event)
+    state = SessionState()
+    if outcome.offered is not None:
+        state.set_suggestions(outcome.offered)
+    diagnostics = [Diagnostic("update" if event.malformed else "skipped", n) for n in outcome.notices]
+    for index, suggestion in enumerate(state.suggestions):
+        diagnostics.extend(_diagnose(index, suggestion))
+    previews = tuple(
+        Preview(style, layout, scheme, width, preview_document(state, style, scheme, layout))
+        for style in STYLES
+        for layout, width in LAYOUTS.items()
+        for scheme in SCHEMES
+    )
+    return Result(tuple(candidates), pick, state, tuple(diagnostics), previews)
+
+
+def _diagnose(index: int, suggestion: Suggestion) -> list[Diagnostic]:
+    chip = chip_view(suggestion)
+    name = f"suggestion {index + 1}"
+    found = []
+    if chip.hidden_count:
+        plural = "s" if chip.hidden_count != 1 else ""
+        found.append(
+            Diagnostic("hidden", f"{name} has {chip.hidden_count} hidden character{plural} (shown as ⟨…⟩)")
+        )
+    for part in suggestion.parts:
+        if isinstance(part, ResourceLinkPart) and part.name != uri_name(part.uri):
+            found.append(
+                Diagnostic(
+                    "link",
+                    f"{name} links {part.name!r}, but its URI names {uri_name(part.uri)!r}: {part.uri}",
+                )
+            )
+    if not chip.auto_eligible:
+        reasons = [
+            reason
+            for reason, applies in (
+                ("it has attachments", bool(chip.attachments)),
+                ("it has hidden characters", bool(chip.hidden_count)),
+                ("its text is longer than a chip shows", chip.truncated or chip.oversized),
+            )
+            if applies
+        ]
+        found.append(
+            Diagnostic("auto-send", f"auto-send would refuse {name}: {', '.join(reasons) or 'not eligible'}")
+        )
+    return found
+
+
+def preview_document(state: SessionState, style: str, scheme: str, layout: str) -> str:
+    """One preview: the page's suggestion partials as the conversation page includes them."""
+    template = environment().get_template("playground_preview.html")
+    return template.render(state=state, suggestion_style=style, scheme=scheme, layout=layout, oob=False)
+
+
+def page(result: Result | None, *, text: str, fields: list[str], error: str | None) -> str:
+    template = environment().get_template("playground.html")
+    return template.render(
+        result=result, text=text, fields=fields, error=error, type_fields=list(TYPE_FIELDS), styles=STYLES
+    )

@@ -1,0 +1,79 @@
+"""`/playground`: the suggestions playground's page, and "Send to session" (views/playground.py renders).
+
+The input comes as a form post and is rendered at once; nothing of it is kept on the server (the share
+link holds it in its fragment, which the browser never sends).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from urllib.parse import parse_qs
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from webclient.acp.models import NoticeLevel, SuggestionsEvent
+from webclient.acp.suggestion_input import MAX_INPUT_CHARS, InputError
+from webclient.agent_config import DEMO_KEY
+from webclient.domain.registry import SessionRegistry
+from webclient.errors import Refused
+from webclient.views import playground
+from webclient.views.live import LiveHub
+
+NO_STORE = {"cache-control": "no-store"}
+# A url-encoded form is at most three bytes per character of the input, plus the small fields.
+MAX_FORM_BYTES = 3 * MAX_INPUT_CHARS + 4096
+OPEN_TIMEOUT = 30.0
+
+
+def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub]) -> None:
+    @app.get("/playground", response_class=HTMLResponse)
+    async def playground_page() -> HTMLResponse:
+        return HTMLResponse(playground.page(None, text="", fields=[], error=None), headers=NO_STORE)
+
+    @app.post("/playground", response_class=HTMLResponse)
+    async def playground_show(request: Request) -> HTMLResponse:
+        text, fields, pick, error = await _form(request)
+        result = None
+        if error is None:
+            try:
+                result = playground.play(text, fields, pick)
+            except InputError as exc:
+                error = str(exc)
+        status = 200 if error is None else 422
+        html = playground.page(result, text=text, fields=fields, error=error)
+        return HTMLResponse(html, status_code=status, headers=NO_STORE)
+
+    @app.post("/playground/send")
+    async def playground_send(request: Request) -> Response:
+        text, fields, pick, error = await _form(request)
+        try:
+            if error is not None:
+                raise InputError(error)
+            result = playground.play(text, fields, pick)
+            live = sessions.new_session(DEMO_KEY)
+        except (InputError, Refused) as exc:
+            html = playground.page(None, text=text, fields=fields, error=str(exc))
+            return HTMLResponse(html, status_code=422, headers=NO_STORE)
+        # The list is offered once the demo agent has opened the session (opening starts with none).
+        deadline = time.monotonic() + OPEN_TIMEOUT
+        while live.state.session_id is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        # Offered as if the agent had sent it (the session's own path for an agent's list), and said so.
+        live.notice(NoticeLevel.INFO, "these suggestions came from the playground, not from the agent")
+        live.apply(SuggestionsEvent(result.state.suggestions))
+        return RedirectResponse(f"/s/{live.local_id}", status_code=303)
+
+
+async def _form(request: Request) -> tuple[str, list[str], int, str | None]:
+    """The posted text, block types and pick; an error text instead when the form is unusable."""
+    body = await request.body()
+    if len(body) > MAX_FORM_BYTES:
+        return "", [], 0, f"that is more than the playground reads ({MAX_INPUT_CHARS:,} characters)"
+    form = parse_qs(body.decode("utf-8", errors="replace"), keep_blank_values=True)
+    text = form.get("text", [""])[0]
+    fields = [f for f in form.get("types", []) if f in playground.TYPE_FIELDS]
+    raw_pick = form.get("pick", ["0"])[0]
+    pick = int(raw_pick) if raw_pick.isdigit() and len(raw_pick) < 7 else 0
+    return text, fields, pick, None
