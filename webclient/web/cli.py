@@ -14,8 +14,8 @@ import signal
 import socket
 import sys
 import threading
-import webbrowser
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from webclient import __version__
 from webclient.errors import SettingsError
 from webclient.settings import Settings, is_loopback
+from webclient.web.launch import open_browser, remove
 
 if TYPE_CHECKING:
     import uvicorn
@@ -158,9 +159,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     port = sock.getsockname()[1]
     url = url_for(settings.host, port, settings.token)
     print(f"webclient {__version__} is running at {url}", flush=True)
+    opened: list[Path] = []
     if settings.open_browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    serve(settings, sock)
+        threading.Timer(0.5, lambda: opened.append(open_browser(url))).start()
+    try:
+        serve(settings, sock)
+    finally:
+        for path in opened:
+            remove(path)
     return 0
 
 
