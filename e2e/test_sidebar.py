@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.support.browser import sign_in
 from tests.support.layouts import PHONE, Layout, assert_accessible, shoot
 from tests.support.live import LiveServer
-from tests.support.pages import dismiss_chips, open_app, prompt, user_messages
+from tests.support.pages import choose_style, dismiss_chips, open_app, prompt, user_messages
 
 
 def open_sessions(page: Page, layout: Layout) -> None:
@@ -110,12 +110,11 @@ def test_on_a_phone_the_header_is_one_line_targets_are_finger_sized_and_hints_fi
     expect(page.get_by_test_id("mode-select")).to_be_hidden()
 
     # Suggestions as ghost text and as a list: without the key hints a touch screen has no use for.
-    page.get_by_test_id("suggestion-style").select_option("ghost")
+    choose_style(page, "ghost")
     prompt(page, "list files")
     expect(page.get_by_test_id("ghost-text")).to_be_visible()
     expect(page.locator(".ghost-keys")).to_be_hidden()
-    page.get_by_test_id("suggestion-style").select_option("list")
-    expect(page.get_by_test_id("suggestions")).to_have_attribute("data-style", "list")
+    choose_style(page, "list")
     expect(page.locator(".list-keys")).to_be_hidden()
 
     page.get_by_test_id("sessions-toggle").click()

@@ -17,6 +17,7 @@ from tests.support.live import LiveServer, serve_in_thread
 from tests.support.pages import (
     agent_messages,
     chips,
+    choose_style,
     open_app,
     prompt,
     prompts_received,
@@ -32,8 +33,7 @@ SELECTABLE = ("chips", "list")  # the styles that show every suggestion as somet
 
 
 def use_style(page: Page, style: str) -> None:
-    page.get_by_test_id("suggestion-style").select_option(style)
-    expect(page.get_by_test_id("suggestions")).to_have_attribute("data-style", style)
+    choose_style(page, style)
 
 
 def link(root: Path, relative: str) -> dict[str, Any]:
@@ -69,6 +69,9 @@ def test_each_style_shows_the_list_in_order_with_files_identified_before_sending
         expect(chips(page).nth(0)).to_have_text("Count to 2")
         expect(chips(page).nth(1)).to_have_text("Explain README.md and list the files next to it")
         expect(chips(page).nth(2)).to_have_text("List files")
+        expect(page.get_by_test_id("suggestion-attachment")).to_be_hidden()  # folded: the inline token
+        chips(page).nth(1).click()  # opens it, with its file in full
+        expect(chips(page).nth(1)).to_have_attribute("data-truncated", "false")
     attachment = page.get_by_test_id("suggestion-attachment")
     expect(attachment).to_be_visible()
     expect(attachment).to_have_attribute("data-kind", "resource_link")
@@ -87,6 +90,9 @@ def test_clicking_a_suggestion_sends_exactly_the_prompt_the_agent_wrote(
     use_style(page, style)
     blocks = file_in_the_middle(e2e_workspace)
     suggest(page, [text("Count to 2")], blocks)
+    chips(page).nth(1).click()  # the first click opens it: its file in full
+    expect(page.get_by_test_id("suggestion-attachment")).to_be_visible()
+    expect(user_messages(page)).to_have_count(1)
     chips(page).nth(1).click()
     expect(user_messages(page)).to_have_count(2)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
@@ -275,19 +281,24 @@ def test_keyboard_only_from_the_composer_to_a_sent_suggestion_and_back(
     assert prompts_received(page, server)[-1] == [text("Count to 3")]
 
 
-def test_more_reveals_every_suggestion_in_place(page: Page, server: LiveServer) -> None:
+def test_more_opens_every_suggestion_in_the_sheet_and_close_folds_it(page: Page, server: LiveServer) -> None:
     open_app(page, server)
     prompt(page, "/suggest-demo many")
     expect(chips(page)).to_have_count(12)
     visible = page.locator('[data-testid="suggestion"]:visible')
-    expect(visible).to_have_count(6)
     more = page.get_by_test_id("suggestions-more")
-    expect(more).to_have_text("+6 more")
+    expect(more).to_be_visible()
+    shown = visible.count()
+    assert 0 < shown < 12  # as many as fit in two lines
+    expect(more).to_have_text(f"+{12 - shown} more")
     more.click()
     expect(visible).to_have_count(12)
     expect(more).to_be_hidden()
-    expect(chips(page).nth(6)).to_be_focused()
+    expect(chips(page).nth(shown)).to_be_focused()  # the first one that did not fit
     expect(chips(page).nth(11)).to_have_text("help")
+    page.keyboard.press("Escape")  # folds the sheet, focus stays on that suggestion's place in the row
+    expect(visible).to_have_count(shown)
+    expect(user_messages(page)).to_have_count(1)
 
 
 @pytest.fixture
@@ -347,6 +358,9 @@ def test_suggestion_states_have_no_serious_accessibility_violations(
     prompt(page, "/suggest-demo files")
     for style in STYLES:
         use_style(page, style)
+        if style != "ghost":
+            expect(chips(page).first).to_have_attribute("data-truncated", "true")
+            chips(page).first.click()  # opened: its file in full
         expect(page.get_by_test_id("suggestion-attachment").first).to_be_visible()
         found = violations_in_suggestions(page)
         assert not found, f"{style}, {scheme}:\n{describe(found)}"

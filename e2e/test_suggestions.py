@@ -57,6 +57,8 @@ def test_file_attachments_show_name_and_uri_before_sending(
     open_app(page, server)
     prompt(page, "/suggest-demo files")
     attachments = page.get_by_test_id("suggestion-attachment")
+    expect(attachments.first).to_be_hidden()  # folded, the file is its inline token
+    chips(page).first.click()  # the first click opens it with its files in full
     expect(attachments.first).to_be_visible()
     readme = page.locator('[data-testid="suggestion-attachment"][data-kind="resource_link"]').first
     expect(readme).to_contain_text("README.md")
@@ -77,6 +79,9 @@ def test_clicking_a_chip_sends_exactly_that_prompt(
     )
     second = chips(page).nth(1)
     expect(second).to_contain_text("cart.py")
+    second.click()  # opens it: the file's URI shows before anything is sent
+    expect(page.locator('[data-testid="suggestion-attachment"]:visible')).to_contain_text(uri)
+    expect(user_messages(page)).to_have_count(1)
     second.click()
     sent = user_messages(page).last
     expect(user_messages(page)).to_have_count(2)

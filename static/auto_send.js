@@ -51,7 +51,10 @@
       autoEligible: chip.getAttribute("data-auto-eligible") === "true",
       attachments: Number(chip.getAttribute("data-attachments")) || 0,
       hiddenChars: Number(chip.getAttribute("data-hidden-chars")) || 0,
-      tailChars: Number(chip.getAttribute("data-tail-chars")) || 0
+      tailChars: Number(chip.getAttribute("data-tail-chars")) || 0,
+      // Collapsed on the page (static/suggestion_fit.js): its whole text does not show at once.
+      collapsed: !!chip.querySelector('[data-action="suggestion"][data-truncated]'),
+      linkWarnings: Number(chip.getAttribute("data-link-warnings")) || 0
     };
   }
 
@@ -154,6 +157,9 @@
     toggle.addEventListener("change", function () {
       try { root.localStorage.setItem(AUTO_KEY, toggle.checked ? "on" : "off"); } catch (e) { /* private mode */ }
       if (!toggle.checked) { cancel(); }
+      // A list already on offer when the box is ticked was not offered for auto-send: it never is, however
+      // often a frame re-renders it; only a list that arrives from now on may be.
+      else { handledGen = offer.generation(); }
     });
   });
 

@@ -210,9 +210,14 @@
 
   // --- phone: sessions drawer and header menu ---------------------------------------------------------
 
+  var TOGGLES = {
+    drawer: '[data-action="sessions-toggle"]', menu: '[data-action="header-menu"]',
+    options: '[data-action="composer-options"]'
+  };
+
   function setPanel(name, open) {
     body().setAttribute("data-" + name, open ? "open" : "closed");
-    var toggle = document.querySelector(name === "drawer" ? '[data-action="sessions-toggle"]' : '[data-action="header-menu"]');
+    var toggle = document.querySelector(TOGGLES[name]);
     if (toggle) { toggle.setAttribute("aria-expanded", open ? "true" : "false"); }
   }
   function isOpen(name) { return body().getAttribute("data-" + name) === "open"; }
@@ -233,12 +238,23 @@
     } else if (isOpen("menu") && (!t.closest("#header-extra") || t.closest('[data-action="inspector-toggle"]'))) {
       setPanel("menu", false);  // a click elsewhere, or opening the inspector, closes the menu
     }
+    // The composer's options (a menu on a phone): its button opens and closes it, a click elsewhere closes it.
+    if (t.closest('[data-action="composer-options"]')) {
+      setPanel("options", !isOpen("options"));
+    } else if (isOpen("options") && !t.closest("#composer-options")) {
+      setPanel("options", false);
+    }
   });
   // Escape closes them, last in the keymap (static/keymap.js): after a menu or the suggestions had it.
   window.webclient.keymap.register("panels", function (event) {
     if (event.key !== "Escape") { return window.webclient.keymap.PASS; }
     if (isOpen("drawer")) { setPanel("drawer", false); var s = document.querySelector('[data-action="sessions-toggle"]'); if (s) { s.focus(); } }
     if (isOpen("menu")) { setPanel("menu", false); }
+    if (isOpen("options")) {
+      setPanel("options", false);
+      var o = document.querySelector(TOGGLES.options);
+      if (o) { o.focus(); }
+    }
     return window.webclient.keymap.PASS;
   });
 

@@ -18,6 +18,11 @@
 
   function onComposerKey(event) {
     var ghostStyle = style.current() === "ghost";
+    if (event.key === "Escape" && webclient.suggestionFit.sheetOpen()) {
+      offer.closeSheet(null);
+      webclient.composer.element().focus();
+      return true;
+    }
     if (event.key === "Escape" && (offer.offered() || webclient.autoSend.countingDown())) {
       offer.dismiss();
       return true;
@@ -29,6 +34,7 @@
     }
     if (ghostStyle && event.altKey && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
       style.cycleGhost(event.key === "ArrowDown" ? 1 : -1);
+      offer.update();
       return true;
     }
     if (!ghostStyle && event.key === "ArrowUp" && plain(event)) {
@@ -51,6 +57,7 @@
     var list = focus.items();
     var next = step(event.key, list.indexOf(item), list.length);
     if (next >= 0) { focus.focus(list[next]); return true; }
+    if (event.key === "Escape" && webclient.suggestionFit.sheetOpen()) { offer.closeSheet(item); return true; }
     if (event.key === "Escape") { webclient.composer.element().focus(); return true; }
     if ((event.key === "e" || event.key === "E") && !event.ctrlKey && !event.metaKey && !event.altKey &&
         item.getAttribute("data-action") === "suggestion") {

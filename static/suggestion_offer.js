@@ -14,8 +14,9 @@
   var composer = webclient.composer;
   var focus = webclient.suggestionFocus;
   var style = webclient.suggestionStyle;
+  var fit = webclient.suggestionFit;
 
-  var state = { lastGen: null, dismissedGen: null, sentGen: null, snapshotPending: true };
+  var state = { lastGen: null, dismissedGen: null, sentGen: null, snapshotPending: true, sheetGen: null };
   var watchers = { hidden: [], sent: [], "new-list": [], settled: [] };
 
   function byId(id) { return document.getElementById(id); }
@@ -44,7 +45,7 @@
       restoreButton.hidden = !view.restorable;
       restoreButton.querySelector(".restore-count").textContent = String(size());
     }
-    if (!view.shown) { tell("hidden"); }
+    if (view.shown) { fit.fit(); } else { tell("hidden"); }
     return view.shown;
   }
 
@@ -81,9 +82,14 @@
 
   // --- expanding before sending: no blind sends ------------------------------------------------------
 
+  // Open, its name is its whole text as shown (the short name would no longer match what is on screen).
   function expand(button, open) {
     button.setAttribute("data-truncated", open ? "false" : "true");
     button.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open && button.hasAttribute("aria-label")) {
+      button.setAttribute("data-label", button.getAttribute("aria-label"));
+      button.removeAttribute("aria-label");
+    }
   }
 
   // Capture phase, ahead of htmx's own click handler on the button: a suggestion whose text is not all
@@ -95,27 +101,41 @@
       event.preventDefault();
       event.stopPropagation();
       expand(truncated, true);
+      openSheet();
       focus.focus(truncated);
     }
   }, true);
 
-  function showAll(more) {
-    row().setAttribute("data-expanded", "true");
-    more.setAttribute("aria-expanded", "true");
-    focus.focus(document.querySelector('#suggestions .chip-extra [data-action="suggestion"]'));
+  function openSheet() {
+    fit.open();
+    state.sheetGen = generation();
+  }
+
+  /** Fold the sheet back into the row; focus stays with the suggestion it was on, or `item`. */
+  function closeSheet(item) {
+    var was = item || focus.itemOf(document.activeElement);
+    state.sheetGen = null;
+    fit.close();
+    focus.focus(was && was.getClientRects().length ? was : focus.current());
+  }
+
+  function showAll() {
+    var first = document.querySelector('#suggestions .chip[data-overflow] [data-action="suggestion"]');
+    openSheet();
+    focus.focus(first || focus.current());
   }
 
   function collapse(less) {
-    var button = less.closest(".chip").querySelector('[data-action="suggestion"]');
-    expand(button, false);
-    focus.focus(button);
+    closeSheet(less.closest(".chip").querySelector('[data-action="suggestion"]'));
   }
 
   var CLICKS = {
     "suggestion-edit": function (el) { take(Number(el.getAttribute("data-index")) || 0); },
     "suggestion-less": collapse,
     "suggestions-more": showAll,
-    "ghost-next": function () { style.cycleGhost(1); },
+    "suggestions-close": function () { closeSheet(null); },
+    "ghost-next": function () { style.cycleGhost(1); update(); },
+    "ghost-accept": function () { take(style.ghostIndex()); composer.element().focus(); },
     "suggestions-restore": restore
   };
 
@@ -172,6 +192,7 @@
     } else if (gen !== state.lastGen) {
       takeNewList(gen);
     }
+    if (state.sheetGen !== null && state.sheetGen === gen && !fit.sheetOpen()) { fit.open(); }
     var shown = update();
     // The row was re-rendered under the user's focus: give it back to the same place.
     if (focusWasInRow && !row().contains(document.activeElement)) {
@@ -186,6 +207,7 @@
     var select = byId("suggestion-style");
     if (select) {
       select.addEventListener("change", function () {
+        if (fit.sheetOpen()) { state.sheetGen = null; fit.close(); }
         style.choose(select.value);
         update();
       });
@@ -203,6 +225,7 @@
     offered: offered,
     update: update,
     dismiss: dismiss,
+    closeSheet: closeSheet,
     take: take,
     watch: watch
   };

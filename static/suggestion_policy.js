@@ -59,17 +59,20 @@
   /**
    * Why the first suggestion needs the user's own look before it is sent, or null when it needs none.
    *
-   * first: null (no list) or { autoEligible, attachments, hiddenChars, tailChars }
+   * first: null (no list) or { autoEligible, attachments, hiddenChars, tailChars, collapsed, linkWarnings }
    *   autoEligible: the server's verdict on the same facts (both must agree)
    *   attachments: files or images sent with it, which a chip names but cannot show
    *   hiddenChars: characters that do not show on screen (the text may not say what it seems to)
    *   tailChars: characters not on screen until the suggestion is expanded (truncated text)
+   *   collapsed: its whole text does not show at once (lines, width), so it opens before it is sent
+   *   linkWarnings: file links whose name and URI disagree, or that point outside the workspace
    */
   function needsALook(first) {
     if (!first) { return "no-suggestion"; }
     if (first.attachments > 0) { return "attachments"; }
     if (first.hiddenChars > 0) { return "hidden-characters"; }
-    if (first.tailChars > 0) { return "truncated"; }
+    if (first.linkWarnings > 0) { return "link-warning"; }
+    if (first.tailChars > 0 || first.collapsed) { return "truncated"; }
     if (!first.autoEligible) { return "not-eligible"; }
     return null;
   }

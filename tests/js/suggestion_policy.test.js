@@ -30,7 +30,7 @@ test("typing hides the offer; a dismissal of an older list does not hide a new o
   assert.equal(policy.offer({ ...LIST, dismissedGeneration: "4", sentGeneration: "4" }).shown, true);
 });
 
-const FIRST = { autoEligible: true, attachments: 0, hiddenChars: 0, tailChars: 0 };
+const FIRST = { autoEligible: true, attachments: 0, hiddenChars: 0, tailChars: 0, collapsed: false, linkWarnings: 0 };
 const READY = {
   enabled: true, paused: false, countingDown: false, generation: "7", freshGeneration: "7",
   handledGeneration: null, offered: true, composerBlank: true, agentIdle: true, permissionPending: false,
@@ -67,11 +67,13 @@ test("it waits, for a reason, while the user or the agent is not ready for it", 
   }
 });
 
-test("it refuses what needs a look: attachments, hidden characters, truncated text, no verdict", () => {
+test("it refuses what needs a look: attachments, hidden characters, a link that may lie, text not all shown, no verdict", () => {
   const cases = [
     [{ attachments: 1 }, "attachments"],
     [{ hiddenChars: 2 }, "hidden-characters"],
     [{ tailChars: 40 }, "truncated"],
+    [{ collapsed: true }, "truncated"],
+    [{ linkWarnings: 1 }, "link-warning"],
     [{ autoEligible: false }, "not-eligible"],
   ];
   for (const [change, reason] of cases) {

@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 
 AXE = Path(__file__).resolve().parents[2] / "e2e" / "vendor" / "axe-core-4.14.1.min.js"
 BLOCKING = ("critical", "serious")
+EVERY_IMPACT = ("critical", "serious", "moderate", "minor")
 # The rules whose outcome depends on colours: all that can change between a light and a dark scheme.
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from playwright.sync_api import Page
 
 from tests.support import screenshots
-from tests.support.accessibility import COLOUR_RULES, describe, violations
+from tests.support.accessibility import BLOCKING, COLOUR_RULES, describe, violations
 
 SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
 
@@ -46,13 +46,13 @@ def shoot(page: Page, state: str, layout: Layout) -> None:
     page.emulate_media(color_scheme="light")
 
 
-def assert_accessible(page: Page, what: str) -> None:
-    """No critical or serious axe-core violation, in either scheme.
+def assert_accessible(page: Page, what: str, *, impacts: tuple[str, ...] = BLOCKING) -> None:
+    """No axe-core violation of `impacts` (critical and serious unless told), in either scheme.
 
     Every rule in the first scheme; in the others only the colour rules, the only ones a scheme changes.
     """
     for n, scheme in enumerate(SCHEMES):
         page.emulate_media(color_scheme=scheme)
-        found = violations(page, rules=None if n == 0 else COLOUR_RULES)
+        found = violations(page, impacts=impacts, rules=None if n == 0 else COLOUR_RULES)
         assert not found, f"{what} ({scheme}):\n{describe(found)}"
     page.emulate_media(color_scheme="light")

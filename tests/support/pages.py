@@ -19,6 +19,18 @@ def open_app(page: Page, server: LiveServer) -> None:
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
 
 
+def choose_style(page: Page, style: str) -> None:
+    """Present suggestions as `style` (chips, list, ghost), through the composer's options menu where the
+    composer is narrow (a phone), as a user would."""
+    toggle = page.get_by_test_id("composer-options-toggle")
+    if toggle.is_visible():
+        toggle.click()
+    page.get_by_test_id("suggestion-style").select_option(style)
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") == "true":
+        toggle.click()
+    expect(page.get_by_test_id("suggestions")).to_have_attribute("data-style", style)
+
+
 def user_messages(page: Page) -> Locator:
     return page.locator('[data-testid="message"][data-role="user"]')
 

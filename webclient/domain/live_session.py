@@ -70,7 +70,7 @@ class LiveSession(Generic[SinkT]):
         `cancel_grace`: seconds after Cancel before an agent still in its turn counts as unresponsive."""
         self.local_id = local_id
         # The agent is known before the sink is made: a sink may depend on it (its protocol log does).
-        self.state = SessionState(agent_key=agent_key, agent_label=agent_label)
+        self.state = SessionState(agent_key=agent_key, agent_label=agent_label, workspace=str(files.roots[0]))
         self.hub: SinkT = sink_factory(self.state)
         self.ledger = SuggestionLedger(policy)
         self.files = files

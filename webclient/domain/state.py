@@ -73,6 +73,7 @@ class SessionState:
     session_id: str | None = None
     agent_status: AgentStatus = AgentStatus.STARTING
     agent_key: str = ""  # which of the server's agents this session talks to
+    workspace: str = ""  # the session's directory: the page names files inside it relative to it
     agent_label: str = ""  # that agent's name in the settings ("Claude"), or its command's
     agent_name: str = ""  # what the agent calls itself in `initialize`
     agent_id: str = ""  # the agent's own name for itself (agentInfo.name), e.g. to recognise the demo agent

@@ -45,6 +45,7 @@ SCRIPTS = (
     "composer.js",
     "suggestion_style.js",
     "suggestion_focus.js",
+    "suggestion_fit.js",
     "suggestion_offer.js",
     "auto_send.js",
     "suggestion_keys.js",

@@ -6,6 +6,8 @@ Computed once per chip so the templates stay declarative; pure, no HTML.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePosixPath
+from urllib.parse import unquote, urlsplit
 
 from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, Suggestion, TextPart
 from webclient.domain.prompt import composer_text
@@ -13,7 +15,7 @@ from webclient.views import hidden_chars
 from webclient.views.diff import text_key
 
 # A chip shows this many characters of its text, then an explicit "show all (+N characters)" expander.
-CHIP_TEXT_LIMIT = 280
+CHIP_TEXT_LIMIT = 160
 # The most characters a chip holds at all, expanded: one suggestion of 5,000,000 characters took 23 s to
 # show and made a 25 MB page. Past it, a suggestion is `oversized`: the chip shows its first characters
 # and links to the whole text, and it cannot be sent from the chip, since it could not be read there.
@@ -46,6 +48,9 @@ class ChipView:
     hidden_count: int
     composer_text: str
     auto_eligible: bool
+    # What a file link hides: a name that says one file while its URI says another, or a file outside
+    # the workspace. Warned about like hidden characters, and never auto-sent.
+    link_warnings: tuple[str, ...] = ()
     unshown_chars: int = 0  # characters of text past `CHIP_SHOWN_LIMIT`, not in the chip at all
     full_text_key: str = ""  # names the whole text for its download (`diff.text_key`), when oversized
 
@@ -61,11 +66,27 @@ class ChipView:
         return bool(self.tail)
 
     @property
+    def short_label(self) -> str:
+        """The accessible name: the part shown before expanding, as shown (the whole text is the chip's
+        description), so a long suggestion's name stays short and still matches what is on screen."""
+        if not self.truncated:
+            return self.label
+        shown = []
+        for piece in self.head:
+            if piece.text is not None:
+                shown.append(_visible(piece.text))
+            else:
+                shown.append(_attachment_name(self.attachments[piece.ref]))
+        return "".join(shown).strip() + " …"
+
+    @property
     def pieces(self) -> tuple[ChipPiece, ...]:
         return self.head + self.tail
 
 
-def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
+def chip_view(suggestion: Suggestion, workspace: str = "", limit: int = CHIP_TEXT_LIMIT) -> ChipView:
+    """What `suggestion` shows; `workspace` (the session's directory, if known) is where its files
+    should be."""
     parts, cut = _bounded(suggestion.parts)
     head: list[ChipPiece] = []
     tail: list[ChipPiece] = []
@@ -74,7 +95,8 @@ def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
     extra = 0
     for part in parts:
         if isinstance(part, TextPart):
-            shown, rest = _split_text(part.text, budget)
+            # Once the text is cut, everything after the cut belongs to the part shown on expanding.
+            shown, rest = _split_text(part.text, budget) if not tail else ("", part.text)
             budget -= len(shown)
             extra += len(rest)
             if shown:
@@ -85,6 +107,7 @@ def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
             (tail if tail else head).append(ChipPiece(ref=len(attachments)))
             attachments.append(part)
     hidden = sum(hidden_chars.count_hidden(s) for s in _visible_strings(parts))
+    warnings = tuple(w for part in attachments for w in link_warnings(part, workspace))
     return ChipView(
         label=_label(parts),
         head=tuple(head),
@@ -98,6 +121,7 @@ def chip_view(suggestion: Suggestion, limit: int = CHIP_TEXT_LIMIT) -> ChipView:
         auto_eligible=not attachments and hidden == 0 and not tail and not cut,
         unshown_chars=cut,
         full_text_key=text_key(_text_of(suggestion.parts)) if cut else "",
+        link_warnings=warnings,
     )
 
 
@@ -121,8 +145,40 @@ def _text_of(parts: tuple[ContentPart, ...]) -> str:
     return "".join(p.text for p in parts if isinstance(p, TextPart))
 
 
+def link_warnings(part: ContentPart, workspace: str = "") -> list[str]:
+    """Why a file link may not be what it says: its name is not the file its URI names, or that file lies
+    outside `workspace` (when given). Empty for a link that says what it is, and for any other block."""
+    if not isinstance(part, ResourceLinkPart):
+        return []
+    found: list[str] = []
+    target = urlsplit(part.uri)
+    path = PurePosixPath(unquote(target.path)) if target.scheme == "file" else None
+    named = part.name.strip().lstrip("@")
+    if path is not None:
+        inside = _inside(path, workspace)
+        relative = str(path.relative_to(workspace)) if inside and workspace else ""
+        if named not in {path.name, relative, str(path)}:
+            found.append(f"it is named {part.name} but points to {path}")
+        if workspace and not inside:
+            found.append(f"{path} is outside the workspace")
+    elif named != uri_name(part.uri):
+        found.append(f"it is named {part.name} but points to {part.uri}")
+    return found
+
+
+def _inside(path: PurePosixPath, workspace: str) -> bool:
+    if not workspace:
+        return True
+    root = PurePosixPath(workspace)
+    return ".." not in path.parts and (path == root or root in path.parents)
+
+
 def _split_text(text: str, budget: int) -> tuple[str, str]:
-    """Cut `text` after at most `budget` characters, at a space when one is near, never in a hidden run."""
+    """Cut `text` after at most `budget` characters, at a space when one is near, never in a hidden run; a
+    line break always cuts, since a collapsed suggestion shows one line."""
+    newline = text.find("\n")
+    if 0 <= newline < budget:
+        return text[:newline], text[newline:]
     if len(text) <= budget:
         return text, ""
     if budget <= 0:
@@ -168,17 +224,17 @@ def _label(parts: tuple[ContentPart, ...]) -> str:
     """The chip's accessible name: its whole prompt in order as the chip shows it (hidden characters as
     their markers, each attachment by the name shown where it stands), so the name matches what is seen.
     The attachments' details are the chip's description."""
-    pieces: list[str] = []
-    for part in parts:
-        if isinstance(part, TextPart):
-            pieces.append(_visible(part.text))
-        elif isinstance(part, ResourceLinkPart):
-            pieces.append(_visible(part.name))
-        elif isinstance(part, ResourcePart):
-            pieces.append(_visible(uri_name(part.uri)))
-        else:
-            pieces.append(f"[{part.kind}]")
-    return "".join(pieces).strip()
+    return "".join(
+        _visible(part.text) if isinstance(part, TextPart) else _attachment_name(part) for part in parts
+    ).strip()
+
+
+def _attachment_name(part: ContentPart) -> str:
+    if isinstance(part, ResourceLinkPart):
+        return _visible(part.name)
+    if isinstance(part, ResourcePart):
+        return _visible(uri_name(part.uri))
+    return f"[{part.kind}]"
 
 
 def _visible(text: str) -> str:

@@ -16,8 +16,8 @@ REGIONS: Mapping[Aspect, tuple[str, ...]] = {
     # The welcome names the agent and its modes and commands, so it follows both.
     Aspect.DETAILS: ("_header.html", "_welcome.html"),
     # The status badge and the buttons that depend on it change together, and so does ACP v2's list of
-    # background work (the agent's state update carries it).
-    Aspect.STATUS: ("_status.html", "_composer_actions.html", "_background.html"),
+    # background work (the agent's state update carries it); the plan folds when a turn ends.
+    Aspect.STATUS: ("_status.html", "_composer_actions.html", "_background.html", "_plan.html"),
     Aspect.SIGN_IN: ("_auth.html",),
     Aspect.PLAN: ("_plan.html",),
     # The chip row and the composer's ghost text come from the same list and change together.

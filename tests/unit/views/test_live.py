@@ -228,7 +228,7 @@ async def test_region_changes_go_out_as_out_of_band_swaps(hub: LiveHub) -> None:
     hub.flush()
     (frame,) = drain(sub)
     roots = top_level(str(frame))
-    assert [r.attrs.get("id") for r in roots] == ["agent-status", "composer-actions", "background"]
+    assert [r.attrs.get("id") for r in roots] == ["agent-status", "composer-actions", "background", "plan"]
     assert all(r.attrs.get("hx-swap-oob") == "outerHTML" for r in roots)
 
 

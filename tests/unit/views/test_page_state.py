@@ -71,7 +71,7 @@ def test_the_title_is_the_agents_then_the_first_prompts_first_line_and_never_an_
 def test_the_first_prompt_of_an_untitled_session_renames_it_in_the_header() -> None:
     state = ready()
     assert Aspect.DETAILS in state.add_user_message([TextPart(text="list files")])
-    assert '<span class="title">list files</span>' in render.page(state, ws_path="/ws")
+    assert '<h1 class="title" data-testid="page-title">list files</h1>' in render.page(state, ws_path="/ws")
     assert Aspect.DETAILS not in state.add_user_message([TextPart(text="help")])
 
 

@@ -56,6 +56,7 @@ PAGE_IDS = frozenset(
         "navigate",
         "composer-attachments",
         "composer-tokens",
+        "composer-options",
         "restart-form",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
         "suggestions",
@@ -346,8 +347,8 @@ def test_snapshot_top_level_elements_are_all_out_of_band_swaps() -> None:
         "agent-status",
         "composer-actions",
         "background",
-        "auth",
         "plan",
+        "auth",
         "suggestions",
         "ghost-text",
         "sidebar",

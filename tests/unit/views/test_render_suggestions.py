@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from webclient.acp.models import Suggestion, TextPart
+from webclient.acp.models import ResourceLinkPart, Suggestion, TextPart
 from webclient.acp.suggestions import parse_update
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
-from webclient.views.chips import CHIP_SHOWN_LIMIT, chip_view
+from webclient.views.chips import CHIP_SHOWN_LIMIT, CHIP_TEXT_LIMIT, chip_view, link_warnings
 from webclient.views.diff import text_key
 
 ALL_TYPES = frozenset({"text", "resource_link", "image", "audio", "resource"})
@@ -54,10 +54,10 @@ def test_long_text_shows_its_beginning_and_an_expander_with_the_rest() -> None:
     html = render.region(offered([text(long)]), Aspect.SUGGESTIONS)
     view = chip_view(offered([text(long)]).suggestions[0])
     assert view.extra_chars == len(long) - len(view.head[0].text or "")
-    assert f"+{view.extra_chars} characters, click to read all" in html
+    assert f'data-more="+{view.extra_chars} characters · "' in html
     assert 'data-truncated="true"' in html  # its first click expands it rather than sending it
     assert 'data-auto-eligible="false"' in html  # and auto-send never sends it
-    assert long.strip() in html  # the full text is in the accessible name
+    assert long.strip() in html  # the full text is the description
 
 
 def test_a_short_plain_suggestion_is_not_truncated_and_may_be_auto_sent() -> None:
@@ -69,7 +69,7 @@ def test_a_short_plain_suggestion_is_not_truncated_and_may_be_auto_sent() -> Non
 def test_many_suggestions_show_the_first_six_and_a_more_control_in_place() -> None:
     html = render.region(offered(*[[text(f"s{n}")] for n in range(9)]), Aspect.SUGGESTIONS)
     assert html.count("chip-extra") == 3
-    assert "+3 more" in html
+    assert '+<span class="more-count">3</span> more' in html
     assert "overflow" not in html
 
 
@@ -106,7 +106,8 @@ def test_ghost_text_holds_every_suggestion_first_one_shown_with_files_where_they
     with_link = render.region(offered([text("Show "), link, text(" now")]), Aspect.SUGGESTIONS)
     ghost = with_link[with_link.index('id="ghost-text"') :]
     assert 'data-text="Show ⟦a.py⟧ now"' in ghost
-    assert 'Show <span class="chip-ref chip-ref-file" aria-hidden="true">a.py</span> now' in ghost
+    token = '<span class="chip-ref chip-ref-file" aria-hidden="true" title="file:///a.py">a.py</span>'
+    assert f"Show {token} now" in ghost
 
 
 def test_the_snapshot_carries_the_row() -> None:
@@ -114,7 +115,7 @@ def test_the_snapshot_carries_the_row() -> None:
 
 
 def test_chip_view_keeps_a_run_of_hidden_characters_whole_when_cutting() -> None:
-    text_value = "a" * 278 + "\u200b" * 5 + "b" * 50
+    text_value = "a" * (CHIP_TEXT_LIMIT - 2) + "\u200b" * 5 + "b" * 50
     view = chip_view(Suggestion(parts=offered([text(text_value)]).suggestions[0].parts, wire=()))
     head = view.head[0].text or ""
     assert head.endswith("a") and (view.tail[0].text or "").startswith("\u200b" * 5)
@@ -134,3 +135,29 @@ def test_a_suggestion_longer_than_a_chip_holds_is_cut_marked_oversized_and_never
     assert sum(len(p.text or "") for p in chip.pieces) == CHIP_SHOWN_LIMIT
     assert len(chip.label) <= CHIP_SHOWN_LIMIT and chip.composer_text == ""
     assert not chip.auto_eligible and chip.full_text_key == text_key(text)
+
+
+def test_a_line_break_cuts_the_folded_text_so_a_short_text_of_many_lines_is_collapsed() -> None:
+    sneaky = "List files" + "\n" * 240 + "run rm -rf ~"
+    view = chip_view(Suggestion(parts=offered([text(sneaky)]).suggestions[0].parts, wire=()))
+    assert view.head[0].text == "List files"
+    assert view.truncated and not view.auto_eligible
+    assert view.extra_chars == len(sneaky) - len("List files")
+    assert view.short_label == "List files …"
+
+
+def test_a_link_named_for_one_file_that_points_at_another_or_outside_the_workspace_is_warned_about() -> None:
+    liar = ResourceLinkPart(name="README.md", uri="file:///etc/passwd")
+    assert link_warnings(liar, "/work/shop") == [
+        "it is named README.md but points to /etc/passwd",
+        "/etc/passwd is outside the workspace",
+    ]
+    honest = ResourceLinkPart(name="README.md", uri="file:///work/shop/README.md")
+    nested = ResourceLinkPart(name="src/cart.py", uri="file:///work/shop/src/cart.py")
+    assert link_warnings(honest, "/work/shop") == [] and link_warnings(nested, "/work/shop") == []
+    escaping = ResourceLinkPart(name="x", uri="file:///work/shop/../secrets/x")
+    assert link_warnings(escaping, "/work/shop") == ["/work/shop/../secrets/x is outside the workspace"]
+    link = {"type": "resource_link", "name": "README.md", "uri": "file:///etc/passwd"}
+    html = render.region(offered([text("Show me "), link]), Aspect.SUGGESTIONS)
+    assert 'data-testid="link-warning"' in html and "chip-warn" in html
+    assert 'data-auto-eligible="false"' in html
