@@ -39,6 +39,8 @@ def test_a_refused_mode_shows_the_agents_reason_and_its_data(page: Page, tmp_pat
         expect(detail).to_contain_text('data: {"details": "Cannot enable privileged approval modes')
         # The selector goes back to the mode in force.
         expect(page.get_by_test_id("mode-select")).to_have_value("default")
+        # The header names the agent once, as its agentInfo does.
+        expect(page.get_by_test_id("agent-name")).to_have_text("Gemini CLI 0.61.0")
 
 
 def test_the_exit_notices_stderr_tail_has_no_escape_codes(page: Page, tmp_path: Path) -> None:
@@ -159,3 +161,13 @@ def test_a_command_refused_by_a_v2_agents_sandbox_leaves_a_trace(page: Page, tmp
             "ERROR codex_core::exec: sandbox error: Landlock is not supported by this kernel"
         )
         expect(open_inspector_notes(page).filter(has_text="'cargo test'")).to_have_count(1)
+
+
+def test_an_agent_that_never_initialized_is_named_once_by_its_command(page: Page, tmp_path: Path) -> None:
+    wrapper = tmp_path / "run-claude.sh"
+    wrapper.write_text(f"#!/bin/sh\nexec {scripted_agent('replay', 'claude_wrapper_exits_at_start')}\n")
+    wrapper.chmod(0o755)
+    with serve_in_thread(str(wrapper), cwd=tmp_path) as live:
+        open_signed_in(page, live)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "exited", timeout=60_000)
+        expect(page.get_by_test_id("agent-name")).to_have_text("run-claude.sh")
