@@ -38,7 +38,7 @@ def test_a_server_killed_mid_turn_is_reconnected_and_the_session_goes_on_with_wh
 
         remote.kill()
         expect(status).to_have_attribute("data-state", "reconnecting", timeout=RECONNECT_WAIT)
-        expect(status).to_have_text("reconnecting to the agent…")
+        expect(status).to_have_text("reconnecting…")
         expect(page.get_by_test_id("send")).to_be_disabled()
         expect(page.get_by_test_id("restart")).to_have_text("Reconnect now")
         composer.fill("and now?")
