@@ -14,6 +14,8 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup, escape
 
+from webclient.text_controls import strip_controls
+
 ALLOWED_TAGS = frozenset(
     {
         "p",
@@ -84,7 +86,10 @@ def sanitize(html: str) -> str:
 
 
 def render_markdown(text: str) -> Markup:
-    """Render untrusted Markdown to HTML that is safe to put into the page (huge text: escaped, as is)."""
+    """Render untrusted Markdown to HTML that is safe to put into the page (huge text: escaped, as is).
+
+    Terminal control sequences (an agent's colours) are removed first: a page cannot show them."""
+    text = strip_controls(text)
     if len(text) > MAX_MARKDOWN_CHARS:
         return Markup('<pre class="plain-text">{}</pre>').format(escape(text))
     return Markup(sanitize(_parser().render(text)))
