@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support.live import agent_argv
+from tests.support.processes import pid_alive
 from webclient.check.rules import RULES
 
 # Generous: the machine is shared, and the check starts ten agent processes per version.
@@ -120,3 +121,32 @@ def test_an_agent_that_cannot_start_is_reported_with_exit_code_2(tmp_path: Path)
     assert code == 2
     assert report["protocols"][0]["unavailable"]
     assert "could not start" in out
+
+
+def test_every_agent_process_and_its_children_are_gone_when_the_check_ends(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    agent = " ".join(agent_argv("spawns_child", str(pids)))
+    code, out, _ = run_check(tmp_path, "--agent", agent, "--protocol", "1", "--settle", "0")
+    assert code == 0, out
+    agent_pid, child_pid = (int(p) for p in pids.read_text().split())
+    assert not pid_alive(agent_pid) and not pid_alive(child_pid)
+
+
+def test_a_step_past_its_deadline_ends_the_run_and_is_reported(tmp_path: Path) -> None:
+    agent = " ".join(agent_argv("never_initializes"))
+    code, out, report = run_check(tmp_path, "--agent", agent, "--protocol", "1", "--step-timeout", "1")
+    assert code == 2
+    assert "initialize" in report["protocols"][0]["unavailable"]
+    assert "not checked" in out
+
+
+def test_the_agent_works_on_a_copy_and_never_touches_the_users_files(tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    readme = workspace / "README.md"
+    prompts = [f"write {readme} overwritten", "write README.md changed in the copy", "write new.txt hello"]
+    args = [a for p in prompts for a in ("--prompt", p)]
+    code, out, _ = run_check(tmp_path, "--agent", " ".join(agent_argv("asks_client")), "--protocol", "1",
+                             "--settle", "0", *args)  # fmt: skip
+    assert code == 0, out
+    assert readme.read_text() == "# A project\n"
+    assert sorted(p.name for p in workspace.iterdir()) == ["README.md"]

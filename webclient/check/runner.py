@@ -92,8 +92,8 @@ class Runner:
                 run = await self._one(version, form)
             runs.append(run)
             done(run)
-            if run.unsupported:
-                break
+            if run.unsupported or run.info is None:
+                break  # an agent that cannot be started or initialized would fail every other run too
         return runs
 
     async def _one(self, version: int, form: str, *, steps: bool = True, load: str | None = None) -> Run:
