@@ -150,3 +150,16 @@ def test_the_agent_works_on_a_copy_and_never_touches_the_users_files(tmp_path: P
     assert code == 0, out
     assert readme.read_text() == "# A project\n"
     assert sorted(p.name for p in workspace.iterdir()) == ["README.md"]
+
+
+def test_an_agent_named_in_the_settings_file_is_checked(tmp_path: Path) -> None:
+    argv = agent_argv("rule_breaker", "blank")
+    settings = tmp_path / "settings.json"
+    entry = {"command": argv[0], "args": argv[1:], "env": {}}
+    settings.write_text(json.dumps({"agent_servers": {"Breaker": entry}}))
+    code, out, report = run_check(
+        tmp_path, "--config", str(settings), "--agent", "Breaker", "--protocol", "1", "--settle", "0"
+    )
+    assert code == 1, out
+    assert statuses(report, 1)["shape.blank"] == "FAIL"
+    assert "rule_breaker.py blank" in report["agent"]
