@@ -23,6 +23,8 @@
     "composer-send",  // composer.js: Enter in the composer sends; Shift+Enter and IME composition are left alone
     "suggestions",    // suggestion_keys.js: in the composer: Escape dismisses, Tab takes the ghost text,
                       //   Alt+Up/Down cycle it, Up goes to the chips; on a chip: arrows, Home, End, E, Escape
+    "turn",           // turn.js: Escape stops a running turn, Alt+P goes to a permission request, Ctrl+K to
+                      //   the sessions (Up/Down move there)
     "inspector",      // inspector.js: Escape inside the inspector closes it
     "panels"          // page.js: Escape closes the phone's sessions drawer and header menu
   ];

@@ -64,4 +64,4 @@ def test_every_slot_of_the_keymap_has_its_handler_and_no_other_is_registered() -
     slots = re.findall(r'^\s*"([\w-]+)"', table.group(1), re.M)
     registered = [slot for name in OURS for slot in re.findall(r"""register\(\s*"([\w-]+)\"""", source(name))]
     assert sorted(registered) == sorted(slots)
-    assert len(slots) == 7
+    assert len(slots) == 8

@@ -49,6 +49,7 @@ SCRIPTS = (
     "suggestion_offer.js",
     "auto_send.js",
     "suggestion_keys.js",
+    "turn.js",
     "inspector.js",
     "slash.js",
     "page.js",

@@ -57,6 +57,7 @@ PAGE_IDS = frozenset(
         "composer-attachments",
         "composer-tokens",
         "composer-options",
+        "turn-announcer",
         "restart-form",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
         "suggestions",
