@@ -132,6 +132,7 @@ async def ask(driver: SessionDriver, text: str) -> dict[str, Any]:
     before = len(answers(driver))
     driver.submit_prompt([TextPart(text=text)])
     await eventually(lambda: len(answers(driver)) > before, 30, f"the answer to {text!r}")
+    await eventually(lambda: driver.state.turn is TurnState.IDLE, 30, f"the turn of {text!r} to end")
     return answers(driver)[-1]
 
 
