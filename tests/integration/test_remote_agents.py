@@ -319,3 +319,31 @@ async def test_a_remote_agents_sessions_get_the_working_directory_of_its_own_mac
             assert [p["cwd"] for p in sent(driver, "session/new")] == [str(there)]
             await turn(driver, "list files")
             assert "only-there.txt" in messages(driver, "agent")[-1]
+
+
+async def test_a_session_the_restarted_server_no_longer_knows_goes_on_in_a_new_one(
+    tmp_path: Path, demo: RemoteServer
+) -> None:
+    with running(demo):
+        async with driving(tmp_path, demo.url()) as driver:
+            await ready(driver)
+            await turn(driver, "remember this")
+            session_id = driver.state.session_id
+            demo.kill()
+            await eventually(
+                lambda: driver.state.agent_status is AgentStatus.RECONNECTING, 30, "reconnecting"
+            )
+            demo.env = {**demo.env, "WEBCLIENT_DEMO_STATE_DIR": str(tmp_path / "a-new-machine")}
+            demo.start()
+            await eventually(
+                lambda: (
+                    driver.state.agent_status is AgentStatus.READY and driver.state.session_id is not None
+                ),
+                60,
+                "reconnected, in a session",
+            )
+            assert driver.state.session_id != session_id
+            assert any("reconnected, but the session could not be resumed" in t for t in notices(driver))
+            assert messages(driver, "user") == ["remember this"]  # the conversation stays on the page
+            await turn(driver, "still there?")
+            assert messages(driver, "agent")[-1].strip()
