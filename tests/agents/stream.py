@@ -2,6 +2,10 @@
 
     flood N            N one-character chunks as fast as it can write them
     stamped N RATE     N chunks at RATE a second, each carrying the wall-clock time it was written
+    code N RATE        the same, one stamp a line inside one fenced code block
+    list N RATE        the same, one stamp an item of one long list
+    history N          N tool calls, each started and completed (a long session's transcript)
+    corpus NAME SEED   an answer of tests/support/markdown_corpus.py in random chunks, a little apart
     markdown N         a long Markdown answer of N blocks (paragraphs, lists, code), in small chunks
     big BYTES          one chunk of BYTES characters
     tool BYTES         one tool call whose update carries BYTES characters of output
@@ -18,6 +22,8 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Mapping
+from pathlib import Path
 
 import wire
 
@@ -41,16 +47,54 @@ def flood(n: int) -> None:
     out.flush()
 
 
-def stamped(n: int, rate: float) -> None:
+def stamped(n: int, rate: float, before: str = "", line: str = "{stamp}", after: str = "") -> None:
+    if before:
+        out.write(chunk(before))
     start = time.monotonic()
     for i in range(n):
         due = start + i / rate
         delay = due - time.monotonic()
         if delay > 0:
             time.sleep(delay)
-        out.write(chunk(f"[t={time.time() * 1000:.3f}]"))
+        out.write(chunk(line.format(stamp=f"[t={time.time() * 1000:.3f}]")))
         out.flush()
+    out.write(chunk(after + END))
+    out.flush()
+
+
+def code(n: int, rate: float) -> None:
+    stamped(n, rate, before="```python\n", line="seen = {stamp!r}\n", after="```\n")
+
+
+def listed(n: int, rate: float) -> None:
+    stamped(n, rate, line="- item {stamp}\n", after="\n")
+
+
+def history(n: int) -> None:
+    for i in range(n):
+        tool_id = f"h{i}"
+        start = {"sessionUpdate": "tool_call", "toolCallId": tool_id, "title": f"Step {i}", "kind": "read"}
+        out.write(json.dumps(_update(start)) + "\n")
+        done = {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, "status": "completed"}
+        out.write(json.dumps(_update(done)) + "\n")
     out.write(chunk(END))
+    out.flush()
+
+
+def _update(body: Mapping[str, object]) -> dict[str, object]:
+    return {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": SESSION, "update": body}}
+
+
+def corpus(name: str, seed: int) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from tests.support.markdown_corpus import CORPUS, random_chunks
+
+    for n, piece in enumerate(random_chunks(CORPUS[name.replace("_", " ")], seed)):
+        out.write(chunk(piece))
+        out.flush()
+        if n % 5 == 0:
+            time.sleep(0.01)  # apart enough for the page to get many frames
+    out.write(chunk("\n\n" + END))
     out.flush()
 
 
@@ -84,7 +128,17 @@ def tool(size: int) -> None:
     out.flush()
 
 
-WORKLOADS = {"flood": flood, "stamped": stamped, "markdown": markdown, "big": big, "tool": tool}
+WORKLOADS = {
+    "flood": flood,
+    "stamped": stamped,
+    "code": code,
+    "list": listed,
+    "history": history,
+    "corpus": corpus,
+    "markdown": markdown,
+    "big": big,
+    "tool": tool,
+}
 
 while (msg := wire.read()) is not None:
     method = msg.get("method")
@@ -97,6 +151,7 @@ while (msg := wire.read()) is not None:
         SESSION = msg["params"]["sessionId"]
         name, *args = wire.prompt_text(msg).split()
         END = "\u2016" + (args.pop() if args and args[-1].startswith("#") else "")
-        WORKLOADS[name](*(float(a) if "." in a else int(a) for a in args))  # type: ignore[operator]
+        values = (a if not a[0].isdigit() else float(a) if "." in a else int(a) for a in args)
+        WORKLOADS[name](*values)  # type: ignore[operator]
         out.flush()
         wire.respond(msg, {"stopReason": "end_turn"})

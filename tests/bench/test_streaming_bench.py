@@ -34,13 +34,17 @@ def test_a_tiny_run_of_the_streaming_benchmark_prints_every_figure_next_to_its_t
         "--memory-flood",
         "200",
     ]
-    argv += ["--no-startup"]
+    argv += ["--long", "40", "--history", "20", "--no-startup"]
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr
     table = done.stdout
     for figure in (
         "flood 200:",
-        "stamped 10 200:",
+        "stamped 10 200 (one paragraph):",
+        "code 10 200 (one code block):",
+        "list 10 200 (one list):",
+        "stamped 40 2000 (one paragraph): server CPU",
+        "after 20 tool calls",
         "server CPU",
         "markdown 8:",
         "big 20000:",

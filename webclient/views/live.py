@@ -13,16 +13,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from webclient.aio import cancel_and_wait
 from webclient.domain.items import Item
 from webclient.domain.prompt import ComposerAttachments
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
-from webclient.views.inspector import Cursor, InspectorFeed
+from webclient.views.inspector import Batch, Cursor, InspectorFeed
 from webclient.views.markdown_stream import answer_text, finished_end, streamed_text
 from webclient.views.regions import is_region
 from webclient.views.streamed import Shown, Stream, StreamFrame
+from webclient.views.weight import heavy, text_size
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
 MAX_QUEUED_FRAMES = 256
@@ -151,25 +153,55 @@ class LiveHub:
         return len(self._subscribers)
 
     def flush(self) -> None:
-        """Render everything dirty and send one frame to each tab (the flusher calls this)."""
+        """Render everything dirty and send one frame to each tab, here on the loop (the flusher calls
+        `_flush`, which renders a heavy frame on a worker thread)."""
+        taken = self._take()
+        if taken is not None:
+            self._deliver(taken, self._render(taken))
+
+    async def _flush(self) -> None:
+        taken = self._take()
+        if taken is None:
+            return
+        sizes = (self._work(entry, taken.now) for entry in taken.entries)
+        # One huge chunk, tool update or diff: rendered off the loop, so other tabs are served meanwhile.
+        # The state may change while it renders; whatever changes is marked again and goes out next.
+        frames = await asyncio.to_thread(self._render, taken) if heavy(sizes) else self._render(taken)
+        self._deliver(taken, frames)
+
+    def _take(self) -> _Taken | None:
         dirty, self._dirty = self._dirty, set()
         self._wake.clear()
         if not dirty or not self._subscribers:
-            return
-        regions = "".join(render.region(self.state, key) for key in sorted(dirty) if is_region(key))
-        entries = self.state.transcript.entries(dirty)
-        rendered = _Rendered(self.state, self._streams, asyncio.get_running_loop().time())
+            return None
         wire = self.inspector.batch() if self.inspector is not None and Aspect.PROTOCOL_LOG in dirty else None
-        for sub in list(self._subscribers):
-            frame = regions + self._entries_for(sub, entries, rendered)
-            if wire is not None and sub.watching_inspector:
-                frame += wire.frame_for(sub.inspector)
+        entries = self.state.transcript.entries(dirty)
+        now = asyncio.get_running_loop().time()
+        return _Taken(dirty, entries, list(self._subscribers), wire, now)
+
+    def _work(self, entry: Item, now: float) -> int:
+        """What rendering this entry's change costs, in characters (see `views/weight.py`)."""
+        stream = self._streams.get(entry.id)
+        text = answer_text(entry)
+        if stream is not None and text is not None:
+            return stream.work(text, now)
+        return text_size(entry, self.state.terminals)
+
+    def _render(self, taken: _Taken) -> list[tuple[Subscriber, str]]:
+        regions = "".join(render.region(self.state, key) for key in sorted(taken.dirty) if is_region(key))
+        rendered = _Rendered(self.state, self._streams, taken.now)
+        return [(sub, regions + self._entries_for(sub, taken.entries, rendered)) for sub in taken.subscribers]
+
+    def _deliver(self, taken: _Taken, frames: list[tuple[Subscriber, str]]) -> None:
+        for sub, frame in frames:
+            if taken.wire is not None and sub.watching_inspector:
+                frame += taken.wire.frame_for(sub.inspector)
             if frame:
                 sub.push(frame)
             if sub.dropped:
                 self._subscribers.discard(sub)
         self.frames_sent += 1
-        self._schedule_formats(entries)
+        self._schedule_formats(taken.entries)
 
     @staticmethod
     def _entries_for(sub: Subscriber, entries: list[Item], rendered: _Rendered) -> str:
@@ -222,7 +254,7 @@ class LiveHub:
             if wait > 0:  # changes keep coming: hold to the frame budget, so they coalesce
                 await asyncio.sleep(wait)
             await self._tabs_drained()
-            self.flush()
+            await self._flush()
             last = loop.time()
 
     async def _tabs_drained(self) -> None:
@@ -236,6 +268,17 @@ class LiveHub:
         finally:
             for task in tasks:
                 task.cancel()
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """What one frame is made of, taken on the loop: the changes, and the tabs it goes to."""
+
+    dirty: set[str]
+    entries: list[Item]
+    subscribers: list[Subscriber]
+    wire: Batch | None
+    now: float
 
 
 class _Rendered:

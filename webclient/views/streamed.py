@@ -59,6 +59,13 @@ class Stream:
         self._text = text
         return self._scanner.advance(text), replaced
 
+    def work(self, text: str, now: float) -> int:
+        """What the next frame of `text` renders, in characters: what arrived, and the tail if its render
+        may be due."""
+        tail = len(text) - self._scanner.end
+        due = tail <= SHORT_TAIL or now >= self.format_due
+        return max(0, len(text) - len(self._text)) + (tail if due else 0)
+
     @property
     def in_code(self) -> bool:
         """Whether the text read so far ends inside a fenced code block (its raw text shows as code)."""

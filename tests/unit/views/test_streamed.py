@@ -3,13 +3,21 @@ the markup one rendering of the whole gives."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
+import pytest
+from markupsafe import Markup
+
 from tests.support.dom import Dom
 from tests.support.html import tags, top_level
 from tests.support.markdown_corpus import CORPUS, random_chunks
 from webclient.acp.models import MessageChunk, TextPart
 from webclient.domain.state import SessionState
 from webclient.views import render
+from webclient.views.live import LiveHub
 from webclient.views.streamed import FORMAT_INTERVAL, SHORT_TAIL, Shown, Stream, StreamFrame
+from webclient.views.weight import OFF_LOOP_CHARS
 
 ID = "msg-x"
 
@@ -97,3 +105,29 @@ def test_every_corpus_answer_with_a_clock_that_alternates_raw_and_render_ends_as
         whole.apply(render.append_items(render.item(state, entry)))
         assert dom.html(item_id) == whole.html(item_id), name
         assert raw_seen or len(answer) < 3 * SHORT_TAIL, name  # the long answers went through raw text
+
+
+async def test_a_frame_with_a_huge_item_is_rendered_off_the_event_loop_and_a_light_one_on_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    threads: list[str] = []
+    real_tail = render.message_tail
+
+    def recording_tail(entry_id: str, tail: Markup) -> str:
+        threads.append(threading.current_thread().name)
+        return real_tail(entry_id, tail)
+
+    monkeypatch.setattr(render, "message_tail", recording_tail)
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
+    hub.start()
+    try:
+        sub = hub.subscribe()
+        sub.frames.get_nowait()
+        for text in ("a light chunk", ", a second one", "x" * (OFF_LOOP_CHARS + 1)):
+            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=text))))
+            frame = await asyncio.wait_for(sub.frames.get(), 30)
+            assert frame is not None and text[-20:] in frame
+        assert threads[0] == threading.main_thread().name
+        assert threads[-1] != threading.main_thread().name
+    finally:
+        await hub.stop()

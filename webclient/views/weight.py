@@ -1,0 +1,59 @@
+"""How much text a frame has to render, so that a heavy frame is rendered off the event loop.
+
+Rendering costs in proportion to the text an entry carries (Markdown, escaping, the copies Jinja and
+markupsafe make): about 60 ms per megabyte on this project's reference machine, all of it on the loop
+that serves every tab. A frame whose entries carry more than `OFF_LOOP_CHARS` is rendered on a worker
+thread instead (`LiveHub`), so one huge chunk, tool update or diff never holds the other tabs up. The
+size is read without rendering anything: lengths only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from webclient.acp.models import TextPart, ToolCallContent, ToolCallEvent
+from webclient.domain.items import (
+    FileWriteItem,
+    Item,
+    MessageItem,
+    PermissionItem,
+    TerminalView,
+    ToolCallItem,
+)
+
+OFF_LOOP_CHARS = 200_000
+
+
+def text_size(entry: Item, terminals: Mapping[str, TerminalView]) -> int:
+    """The characters of text rendering `entry` whole reads (an estimate from lengths alone)."""
+    match entry:
+        case MessageItem():
+            return sum(len(part.text) for part in entry.parts if isinstance(part, TextPart))
+        case ToolCallItem():
+            return _content_size(entry.content, terminals)
+        case PermissionItem():
+            return _event_size(entry.tool_call, terminals)
+        case FileWriteItem():
+            return len(entry.new_text) + len(entry.old_text or "")
+        case _:
+            return 0
+
+
+def heavy(sizes: Iterable[int]) -> bool:
+    """Whether a frame that renders text of these sizes belongs off the event loop."""
+    return sum(sizes) > OFF_LOOP_CHARS
+
+
+def _event_size(event: ToolCallEvent, terminals: Mapping[str, TerminalView]) -> int:
+    return _content_size(event.content or (), terminals)
+
+
+def _content_size(content: Iterable[ToolCallContent], terminals: Mapping[str, TerminalView]) -> int:
+    size = 0
+    for entry in content:
+        if isinstance(entry.content, TextPart):
+            size += len(entry.content.text)
+        size += len(entry.old_text or "") + len(entry.new_text or "") + len(entry.patch or "")
+        if entry.terminal_id is not None and (view := terminals.get(entry.terminal_id)) is not None:
+            size += len(view.output)
+    return size
