@@ -202,7 +202,8 @@ class AgentRoute(Generic[SinkT]):
                 await self.open(live, request)
                 live.notice(NoticeLevel.INFO, "reconnected to the remote agent; the session goes on")
             except AgentError as exc:  # it goes on in a new session (agent_started, below)
-                live.notice(NoticeLevel.WARNING, f"reconnected, but the session could not be resumed: {exc}")
+                what = "reconnected, but the session could not be resumed"
+                live.notice(NoticeLevel.WARNING, failure_text(what, exc), error_detail(exc))
             finally:
                 self._reattaching.discard(session_id)
         await self.agent_started()
