@@ -19,11 +19,29 @@ Run without `-n`, the same order is followed in one process.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 BROWSER_TESTS = "e2e/"
+
+# What webclient remembers between starts (the ACP version each agent answered) never goes to the user's
+# state folder from a test: servers built before any test (a module's or the session's) share this one,
+# and each test gets its own below, so an agent's first start pays in every test that expects it to.
+os.environ["WEBCLIENT_STATE_DIR"] = tempfile.mkdtemp(prefix="webclient-state-")
+
+
+@pytest.fixture(autouse=True)
+def own_state_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("WEBCLIENT_STATE_DIR", str(state))
+    yield state
 
 
 def _group(path: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import secrets
 from functools import cached_property
 from pathlib import Path
@@ -21,6 +22,12 @@ from webclient.agent_config import (
 from webclient.errors import SettingsError
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+def default_state_dir() -> Path:
+    """`$XDG_STATE_HOME/webclient`, else `~/.local/state/webclient`."""
+    xdg = os.environ.get("XDG_STATE_HOME")
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".local" / "state") / "webclient"
 
 
 def demo_agent_argv() -> list[str]:
@@ -53,6 +60,8 @@ class Settings(BaseSettings):
     suggestion_style: Literal["chips", "list", "ghost"] = "chips"
     # The ACP version to offer: "auto" offers v2 and falls back to v1 for an agent that answers 1.
     protocol: Literal["auto", "1", "2"] = "auto"
+    # Where webclient keeps what it learnt between starts (which ACP version each agent answered).
+    state_dir: Path = Field(default_factory=default_state_dir)
     initialize_timeout: float = Field(default=30.0, gt=0)
     # The frame budget: the least time between two live frames while changes keep coming (4 ms: a chunk
     # waits at most that long; a tab that has not taken its last frame holds the next one anyway). After a

@@ -1,6 +1,10 @@
 """A v1 agent built the way the ACP Python SDK's own examples build one (`acp.run_agent`): it answers
 `initialize` with the SDK's PROTOCOL_VERSION whatever it is offered, and echoes each prompt.
 
+`--echo-version` answers the version it is offered instead, as the SDK's echo example does (so a v2
+offer gets `{"protocolVersion": 2}` with v1's fields and no `info`); `--with-info` adds a v2 `info` to
+that answer, so that only its v1-shaped answers to later requests give it away.
+
 With `WIRE_RECORD` set, the raw `initialize` params it received are appended to that file: the SDK's
 models drop fields they do not know, so this is the only way to see what the client advertised."""
 
@@ -25,6 +29,10 @@ from acp.interfaces import Agent, Client
 from acp.schema import ClientCapabilities, Implementation
 
 
+class WithInfo(InitializeResponse):
+    info: dict[str, str] | None = None
+
+
 class EchoAgent(Agent):
     def __init__(self) -> None:
         self._client: Client | None = None
@@ -39,7 +47,11 @@ class EchoAgent(Agent):
         client_info: Implementation | None = None,
         **kwargs: Any,
     ) -> InitializeResponse:
-        return InitializeResponse(protocol_version=PROTOCOL_VERSION)
+        if "--echo-version" not in sys.argv:
+            return InitializeResponse(protocol_version=PROTOCOL_VERSION)
+        if "--with-info" in sys.argv:  # v2's `info` too: the SDK's own model would drop it
+            return WithInfo(protocol_version=protocol_version, info={"name": "echo", "version": "1"})
+        return InitializeResponse(protocol_version=protocol_version)
 
     async def new_session(
         self,

@@ -154,3 +154,112 @@ async def test_an_agent_built_with_the_sdk_answers_prompts_after_the_fallback(
         await eventually(lambda: driver.state.turn is TurnState.IDLE, 20, "the turn to end")
         said = [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent"]
         assert said == ["You said: hello"] and driver.state.protocol_version == 1
+
+
+# --- agents that are not what they answer, and what is remembered between starts -----------------------
+
+
+def notices(driver: SessionDriver) -> list[str]:
+    return [n.text for i in driver.state.items if isinstance(i, NoticeItem) for n in i.all]
+
+
+async def test_a_v1_agent_that_echoes_version_2_without_info_falls_back_to_v1_and_its_turns_end(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    echo = scripted_agent("sdk_agent", "--echo-version")
+    async with started(settings(workspace, echo, record, "auto")) as driver:
+        assert [o["protocolVersion"] for o in offers(record)] == [2, 1]
+        assert driver.state.protocol_version == 1
+        (note,) = notes(driver)
+        assert "answered ACP version 2 without the `info` that ACP v2 requires" in note
+        await eventually(lambda: driver.state.session_id is not None, 20, "the session")
+        driver.submit_prompt([TextPart(text="hello")])
+        await eventually(lambda: driver.state.turn is TurnState.IDLE, 20, "the turn to end")
+        said = [i.text for i in driver.state.items if isinstance(i, MessageItem) and i.role == "agent"]
+        assert said == ["You said: hello"]
+
+
+async def test_protocol_2_with_an_agent_that_echoes_the_version_names_protocol_1(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    echo = scripted_agent("sdk_agent", "--echo-version")
+    async with started(settings(workspace, echo, record, "2")) as driver:
+        assert driver.state.agent_status is AgentStatus.EXITED
+        assert any("--protocol 1" in text and "echoes the version" in text for text in notices(driver))
+        assert len(offers(record)) == 1
+
+
+async def test_v1_shaped_prompt_answers_to_a_v2_session_end_the_turn_and_name_protocol_1(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    echo = scripted_agent("sdk_agent", "--echo-version", "--with-info")
+    async with started(settings(workspace, echo, record, "auto")) as driver:
+        assert driver.state.protocol_version == 2  # it passes for v2 at initialize
+        await eventually(lambda: driver.state.session_id is not None, 20, "the session")
+        driver.submit_prompt([TextPart(text="hello")])
+        await eventually(lambda: driver.state.turn is TurnState.IDLE, 20, "the turn to end, not hang")
+        assert any("as ACP v1 does" in t and "--protocol 1" in t for t in notices(driver))
+
+
+async def test_the_v1_answer_is_remembered_across_server_starts_so_only_the_first_start_pays(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    state = tmp_path / "state"
+    agent = scripted_agent("echo_agent")
+    async with started(settings(workspace, agent, record, "auto", state_dir=state)) as driver:
+        assert len(notes(driver)) == 1
+    remembered = json.loads((state / "protocol-versions.json").read_text())
+    assert remembered[agent]["version"] == 1
+    async with started(settings(workspace, agent, record, "auto", state_dir=state)) as again:
+        assert again.state.agent_status is AgentStatus.READY and again.state.protocol_version == 1
+        assert notes(again) == []
+    assert [o["protocolVersion"] for o in offers(record)] == [2, 1, 1]  # the second server: v1 at once
+
+
+async def test_an_agent_that_names_another_version_of_itself_is_offered_v2_again_next_time(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    state = tmp_path / "state"
+    agent = scripted_agent("echo_agent")
+    state.mkdir()
+    # What an older version of this agent answered; this one starts with v1 as remembered, names another
+    # version of itself, and the entry goes: the next start offers v2 again (and learns it anew).
+    (state / "protocol-versions.json").write_text(json.dumps({agent: {"version": 1, "agent": "echo 0.0.1"}}))
+    async with started(settings(workspace, agent, record, "auto", state_dir=state)) as driver:
+        assert driver.state.protocol_version == 1 and notes(driver) == []
+    assert agent not in json.loads((state / "protocol-versions.json").read_text())
+    async with started(settings(workspace, agent, record, "auto", state_dir=state)):
+        pass
+    assert [o["protocolVersion"] for o in offers(record)] == [1, 2, 1]
+
+
+async def test_a_v2_agent_is_remembered_as_v2_and_protocol_1_never_writes(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    state = tmp_path / "state"
+    v2 = scripted_agent("v2_scripted")
+    async with started(settings(workspace, v2, record, "auto", state_dir=state)) as driver:
+        assert driver.state.protocol_version == 2
+    assert json.loads((state / "protocol-versions.json").read_text())[v2]["version"] == 2
+    other = tmp_path / "other"
+    async with started(settings(workspace, scripted_agent("echo_agent"), record, "1", state_dir=other)):
+        pass
+    assert not other.exists()
+
+
+async def test_an_unreadable_memory_costs_only_the_second_start(workspace: Path, tmp_path: Path) -> None:
+    record = tmp_path / "initialize.jsonl"
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "protocol-versions.json").write_text("{not json")
+    async with started(
+        settings(workspace, scripted_agent("echo_agent"), record, "auto", state_dir=state)
+    ) as d:
+        assert d.state.agent_status is AgentStatus.READY and d.state.protocol_version == 1
+    assert [o["protocolVersion"] for o in offers(record)] == [2, 1]

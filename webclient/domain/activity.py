@@ -26,6 +26,11 @@ class Activity:
     compactions: dict[str, str] = field(default_factory=dict)
 
     @property
+    def tool_calls(self) -> frozenset[str]:
+        """The ids of the tool calls running in the background (not left open by a turn: kept)."""
+        return frozenset(w.id for w in self.background if w.kind == "tool_call")
+
+    @property
     def compacting(self) -> bool:
         return bool(self.compactions)
 

@@ -250,7 +250,7 @@ class LiveSession(Generic[SinkT]):
         self.permissions.cancel_ours()
         if self._cancel_watch is not None:
             self._cancel_watch.cancel()
-        left = [card.title or card.tool_call_id for card in self.state.transcript.open_tool_calls()]
+        left = [card.title or card.tool_call_id for card in self.state.open_tool_calls()]
         self.hub.mark(self.state.end_turn())
         if left:  # the cards show "not finished"; the inspector and a notice say why
             after = self.agent.process.stderr_tail() if self.agent is not None else []

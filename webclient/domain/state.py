@@ -342,10 +342,14 @@ class SessionState:
         """The agent went on past the grace period after Cancel: only stopping it ends the turn."""
         return self.set_turn(TurnState.UNRESPONSIVE)
 
+    def open_tool_calls(self) -> list[ToolCallItem]:
+        """Cards the agent left pending or in progress, but for its (ACP v2) background tool calls."""
+        return self.transcript.open_tool_calls(self.activity.tool_calls)
+
     def end_turn(self) -> set[str]:
         """No prompt runs any more: one still pending was never taken in (refused, or the agent went
         away), so it stops saying it waits; a tool call the agent left open shows as not finished."""
-        return self.set_turn(TurnState.IDLE) | self.transcript.turn_over()
+        return self.set_turn(TurnState.IDLE) | self.transcript.turn_over(self.activity.tool_calls)
 
     def drop_queued(self) -> set[str]:
         """The prompt that waited for the session to exist will not go out (it stays in the transcript)."""

@@ -361,6 +361,8 @@ class AgentSupervisor:
                 prompt_suggestions=suggestions, jetbrains_air=self.settings.jetbrains_air
             ),
             timeout=self.settings.initialize_timeout,
+            state_dir=self.settings.state_dir,
+            key=self.spec.command_line,
         )
 
     def _negotiate(self) -> None:

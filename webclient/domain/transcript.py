@@ -192,18 +192,21 @@ class Transcript:
         self._open_message = None
         return {item.id}
 
-    def open_tool_calls(self) -> list[ToolCallItem]:
-        """The cards still pending or in progress (and not yet shown as not finished)."""
+    def open_tool_calls(self, background: frozenset[str] = frozenset()) -> list[ToolCallItem]:
+        """The cards still pending or in progress (and not yet shown as not finished), but for the tool
+        calls in `background`: ACP v2 work the agent keeps running after the turn, on purpose."""
         return [
             item
             for item in self._tool_calls.values()
-            if item.status in (None, "pending", "in_progress") and not item.unfinished
+            if item.status in (None, "pending", "in_progress")
+            and not item.unfinished
+            and item.tool_call_id not in background
         ]
 
-    def turn_over(self) -> set[str]:
+    def turn_over(self, background: frozenset[str] = frozenset()) -> set[str]:
         """The turn ended: prompts still pending stop waiting, and cards the agent left pending or in
         progress show as not finished (neither failed nor running: the agent never said)."""
-        left = self.open_tool_calls()
+        left = self.open_tool_calls(background)
         for item in left:
             item.unfinished = True
         return self.settle_pending() | {item.id for item in left}

@@ -38,6 +38,11 @@ from webclient.aio import cancel_and_wait
 from webclient.errors import AgentError, AgentRequestError
 
 PROTOCOL_VERSION = 2
+V1_SHAPED_ANSWER = Notice(
+    level=NoticeLevel.WARNING,
+    text="the agent answered session/prompt as ACP v1 does (a stopReason, no messageId): it does not "
+    "really speak ACP v2; start webclient with --protocol 1 for this agent",
+)
 ELICITATION_REFUSED = Notice(
     level=NoticeLevel.WARNING,
     text="the agent asked for input through a form (elicitation/create), which webclient does not offer; "
@@ -46,11 +51,14 @@ ELICITATION_REFUSED = Notice(
 
 
 class VersionMismatch(AgentError):
-    """The agent answered our v2 `initialize` with another protocol version."""
+    """The agent answered our v2 `initialize` with another protocol version, or with 2 but without what
+    v2 requires (`info`): a v1 agent that echoes the version it is offered (`not_v2` says why)."""
 
-    def __init__(self, answered: int | None) -> None:
+    def __init__(self, answered: int | None, not_v2: str | None = None) -> None:
         self.answered = answered
-        super().__init__(f"the agent answered ACP version {answered} to an ACP v2 initialize")
+        self.not_v2 = not_v2
+        said = f"ACP version {answered}" + (f" {not_v2}" if not_v2 else "")
+        super().__init__(f"the agent answered {said} to an ACP v2 initialize")
 
 
 class V2Connection:
@@ -89,6 +97,8 @@ class V2Connection:
         answered = result.get("protocolVersion") if isinstance(result, dict) else None
         if answered != PROTOCOL_VERSION:
             raise VersionMismatch(answered if isinstance(answered, int) else None)
+        if not isinstance(result.get("info"), dict):
+            raise VersionMismatch(answered, "without the `info` that ACP v2 requires")
         self.info = agent_info_v2(result)
         session_caps = as_object(self._initialize_params.get("capabilities")).get("session")
         offer = offered_types(session_caps)
@@ -140,7 +150,12 @@ class V2Connection:
         wait = turns.add()
         try:
             params = {"sessionId": session_id, "prompt": prompt_to_wire(blocks)}
-            await self._request("session/prompt", params)
+            answer = await self._request("session/prompt", params)
+            if isinstance(answer, dict) and "stopReason" in answer and "messageId" not in answer:
+                # v1's answer (the turn is over) from an agent taken for v2: no idle will ever come.
+                self._listener.on_notice(V1_SHAPED_ANSWER)
+                reason = answer["stopReason"]
+                return reason if isinstance(reason, str) else "end_turn"
             wait.accepted = True
             try:
                 return await wait.done
@@ -185,8 +200,9 @@ class V2Connection:
     async def wait_exit(self) -> int:
         return await self.process.wait()
 
-    async def stop(self) -> None:
-        await self.process.stop()
+    async def stop(self, grace: float = 2.0) -> None:
+        """Stop the agent: `grace` is how long each step (stdin closed, SIGTERM) may take to end it."""
+        await self.process.stop(grace)
         if self._peer is not None:
             with contextlib.suppress(Exception):
                 await self._peer.aclose()
