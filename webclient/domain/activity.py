@@ -25,6 +25,11 @@ class Activity:
     background: tuple[BackgroundWork, ...] = ()
     compactions: dict[str, str] = field(default_factory=dict)
 
+    def shown_in(self, region: str) -> set[str]:
+        """`{region}` while there is background work (a change to its terminals or tool calls shows
+        there too), else nothing."""
+        return {region} if self.background else set()
+
     @property
     def tool_calls(self) -> frozenset[str]:
         """The ids of the tool calls running in the background (not left open by a turn: kept)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from webclient.acp.controls import ConfigOption, Mode
 from webclient.acp.models import (
@@ -53,15 +52,7 @@ from webclient.domain.items import (
 from webclient.domain.sidebar import Sidebar
 from webclient.domain.sign_in import SignIn
 from webclient.domain.transcript import Transcript
-
-
-class TurnState(StrEnum):
-    IDLE = "idle"
-    WORKING = "working"
-    CANCELLING = "cancelling"
-    # Cancel was asked for and the agent went on past the grace period: only stopping it ends the turn.
-    UNRESPONSIVE = "unresponsive"
-
+from webclient.domain.turn import TurnState as TurnState  # re-exported: the turn is told by the state
 
 TITLE_CHARS = 60  # a title made from the first prompt is cut to this many characters
 
@@ -209,13 +200,11 @@ class SessionState:
             self.agent_state = event.state if isinstance(event, StateEvent) else self.agent_state
             return {Aspect.STATUS} | self.activity.apply(event, self.add_notice)
         if isinstance(event, TerminalEvent):  # (background work shows in the status region too)
-            return self.transcript.update_terminal(event) | (
-                {Aspect.STATUS} if self.activity.background else set()
-            )
+            return self.transcript.update_terminal(event) | self.activity.shown_in(Aspect.STATUS)
         if isinstance(event, Notice):
             return self.add_notice(event)
         if isinstance(event, ToolCallEvent):
-            return self.transcript.tool_call(event) | ({Aspect.STATUS} if self.activity.background else set())
+            return self.transcript.tool_call(event) | self.activity.shown_in(Aspect.STATUS)
         if isinstance(event, PlanEvent | CommandsEvent | ModeEvent | ConfigOptionsEvent):
             # Another update kind ends the streamed message (a title or the usage come alongside one).
             self.transcript.close_open_message()
