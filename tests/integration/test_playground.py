@@ -119,7 +119,7 @@ def test_a_malformed_update_and_skipped_suggestions_are_diagnosed(server: LiveSe
     ]
     response = post(server, "/playground", text=json.dumps(listing))
     kinds = re.findall(r'data-testid="playground-diagnostic" data-kind="([\w-]+)"', response.text)
-    assert kinds == ["skipped", "skipped", "link", "auto-send"]
+    assert kinds == ["skipped", "skipped", "link", "link", "auto-send"]  # misnamed, and outside the workspace
     assert "not allowed on both sides" in response.text
     with_images = post(server, "/playground", text=json.dumps(listing), types=["image"])
     assert re.findall(r'data-kind="([\w-]+)"', with_images.text).count("skipped") == 1

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webclient.acp.models import ResourceLinkPart, Suggestion
+from webclient.acp.models import Suggestion
 from webclient.acp.suggestion_input import Candidate, InputError, read_input
 from webclient.acp.suggestions import BASELINE_TYPES, OPTIONAL_TYPES, read_suggestions
 from webclient.domain.state import SessionState
 from webclient.domain.suggestions import SuggestionLedger, SuggestionPolicy
-from webclient.views.chips import chip_view, uri_name
+from webclient.views.chips import chip_view
 from webclient.views.render import environment
 
 STYLES = ("chips", "list", "ghost")
@@ -54,19 +54,20 @@ def allowed(fields: list[str]) -> frozenset[str]:
     return BASELINE_TYPES | {TYPE_FIELDS[f] for f in fields if f in TYPE_FIELDS}
 
 
-def play(text: str, fields: list[str], pick: int = 0) -> Result:
-    """Read `text` and show its `pick`-th suggestion update; raises InputError for unusable input."""
+def play(text: str, fields: list[str], pick: int = 0, workspace: str = "") -> Result:
+    """Read `text` and show its `pick`-th suggestion update as a session in `workspace` would; raises
+    InputError for unusable input."""
     candidates = read_input(text)
     if not 0 <= pick < len(candidates):
         raise InputError(f"there is no update {pick + 1}: the input holds {len(candidates)}")
     event = read_suggestions(candidates[pick].update, allowed(fields))
     outcome = SuggestionLedger(SuggestionPolicy(advertised=True)).receive(event)
-    state = SessionState()
+    state = SessionState(workspace=workspace)
     if outcome.offered is not None:
         state.set_suggestions(outcome.offered)
     diagnostics = [Diagnostic("update" if event.malformed else "skipped", n) for n in outcome.notices]
     for index, suggestion in enumerate(state.suggestions):
-        diagnostics.extend(_diagnose(index, suggestion))
+        diagnostics.extend(_diagnose(index, suggestion, workspace))
     previews = tuple(
         Preview(style, layout, scheme, width, preview_document(state, style, scheme, layout))
         for style in STYLES
@@ -76,8 +77,8 @@ def play(text: str, fields: list[str], pick: int = 0) -> Result:
     return Result(tuple(candidates), pick, state, tuple(diagnostics), previews)
 
 
-def _diagnose(index: int, suggestion: Suggestion) -> list[Diagnostic]:
-    chip = chip_view(suggestion)
+def _diagnose(index: int, suggestion: Suggestion, workspace: str) -> list[Diagnostic]:
+    chip = chip_view(suggestion, workspace)
     name = f"suggestion {index + 1}"
     found = []
     if chip.hidden_count:
@@ -85,14 +86,7 @@ def _diagnose(index: int, suggestion: Suggestion) -> list[Diagnostic]:
         found.append(
             Diagnostic("hidden", f"{name} has {chip.hidden_count} hidden character{plural} (shown as ⟨…⟩)")
         )
-    for part in suggestion.parts:
-        if isinstance(part, ResourceLinkPart) and part.name != uri_name(part.uri):
-            found.append(
-                Diagnostic(
-                    "link",
-                    f"{name} links {part.name!r}, but its URI names {uri_name(part.uri)!r}: {part.uri}",
-                )
-            )
+    found.extend(Diagnostic("link", f"{name} links a file: {warning}") for warning in chip.link_warnings)
     if not chip.auto_eligible:
         reasons = [
             reason

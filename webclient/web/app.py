@@ -121,7 +121,7 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
                 return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
         raise HTTPException(status_code=404, detail="no such text (it was replaced, or its session closed)")
 
-    add_playground_routes(app, sessions)
+    add_playground_routes(app, sessions, str(settings.cwd))
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:

@@ -27,7 +27,9 @@ MAX_FORM_BYTES = 3 * MAX_INPUT_CHARS + 4096
 OPEN_TIMEOUT = 30.0
 
 
-def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub]) -> None:
+def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub], workspace: str) -> None:
+    """The playground's routes; it shows lists as a session in `workspace` (the server's --cwd) would."""
+
     @app.get("/playground", response_class=HTMLResponse)
     async def playground_page() -> HTMLResponse:
         return HTMLResponse(playground.page(None, text="", fields=[], error=None), headers=NO_STORE)
@@ -38,7 +40,7 @@ def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub]) -> None:
         result = None
         if error is None:
             try:
-                result = playground.play(text, fields, pick)
+                result = playground.play(text, fields, pick, workspace)
             except InputError as exc:
                 error = str(exc)
         status = 200 if error is None else 422
@@ -51,7 +53,7 @@ def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub]) -> None:
         try:
             if error is not None:
                 raise InputError(error)
-            result = playground.play(text, fields, pick)
+            result = playground.play(text, fields, pick, workspace)
             live = sessions.new_session(DEMO_KEY)
         except (InputError, Refused) as exc:
             html = playground.page(None, text=text, fields=fields, error=str(exc))
