@@ -13,10 +13,10 @@ from playwright.sync_api import Page, expect
 from tests.support.browser import AGENT_STARTUP_TIMEOUT, FAST_DEMO
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import serve_in_thread
-from tests.support.pages import agent_messages, open_app, prompt, user_messages
+from tests.support.pages import agent_messages, prompt, user_messages
 from tests.support.remote_agents import TOKEN, acpremote_demo, running
 
-RECONNECT_WAIT = 60_000  # ms: a server start on a loaded machine, then the next try of the backoff
+RECONNECT_WAIT = 90_000  # ms: a server start on a loaded machine, then the next try of the backoff
 
 
 def test_a_server_killed_mid_turn_is_reconnected_and_the_session_goes_on_with_what_was_typed(
@@ -27,7 +27,8 @@ def test_a_server_killed_mid_turn_is_reconnected_and_the_session_goes_on_with_wh
     composer = page.get_by_test_id("composer")
     remote = acpremote_demo(tmp_path / "state", e2e_workspace, env={**FAST_DEMO})
     with running(remote), serve_in_thread(agent=remote.url(), cwd=e2e_workspace) as live:
-        open_app(page, live)
+        page.goto(live.url)  # its token link; the agent may still be starting on a loaded machine
+        expect(status).to_have_attribute("data-state", "ready", timeout=AGENT_STARTUP_TIMEOUT * 1000)
         notice = page.get_by_test_id("notice").filter(has_text="runs on another machine")
         expect(notice).to_be_visible()
         prompt(page, "my name is Ada")
@@ -76,7 +77,9 @@ def test_wrong_credentials_are_told_in_the_page_with_the_way_out(
     )
     with running(remote), serving as live:
         page.goto(live.url)
-        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "exited")
+        expect(page.get_by_test_id("agent-status")).to_have_attribute(
+            "data-state", "exited", timeout=AGENT_STARTUP_TIMEOUT * 1000
+        )
         failure = page.get_by_test_id("notice").filter(
             has_text="refused the credentials (HTTP 401 Unauthorized)"
         )

@@ -62,7 +62,7 @@ async def driving(
         config=config,
         cwd=tmp_path,
         flush_interval=0,
-        initialize_timeout=20,
+        initialize_timeout=60,  # agent start-up on a loaded machine, as elsewhere in the suite
         protocol=protocol,
     )
     driver = SessionDriver(settings)
@@ -76,8 +76,9 @@ async def driving(
 async def ready(driver: SessionDriver) -> None:
     await eventually(
         lambda: driver.state.agent_status is AgentStatus.READY and driver.state.session_id is not None,
-        60,
+        90,
         "the remote agent ready, with a session",
+        lambda: "; ".join(notices(driver)),
     )
 
 
@@ -277,7 +278,7 @@ async def test_a_server_killed_mid_turn_and_started_again_is_reconnected_and_the
             shown = messages(driver, "user")
 
             server.start()
-            await eventually(lambda: driver.state.agent_status is AgentStatus.READY, 60, "reconnected")
+            await eventually(lambda: driver.state.agent_status is AgentStatus.READY, 90, "reconnected")
             await eventually(lambda: driver.state.session_id == session_id, 30, "the same session again")
             assert messages(driver, "user") == shown  # the agent's replay is not shown a second time
             assert any("the session goes on" in t for t in notices(driver))
