@@ -1,7 +1,8 @@
 """What `--protocol auto` costs each agent at start-up, measured with the agents themselves.
 
 For every agent command given (or, without one, the SDK test agent and the ACP Python SDK's), three
-starts through webclient's own supervisor, each until the agent is ready (or has failed): `auto` with
+starts through webclient's own supervisor, each until the agent has answered `initialize` in the
+version it speaks (it is then ready, or asks to sign in) or has failed: `auto` with
 nothing remembered (a v1 agent is started twice), `auto` again with what the first start remembered in
 the state folder, and `--protocol 1`. Prints the times in seconds and their ratios to the `--protocol 1`
 start measured in the same run.
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.support.driver import started
+from tests.support.driver import SessionDriver
 from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus
 from webclient.settings import Settings
@@ -35,17 +36,19 @@ DEFAULT_AGENTS = (
 async def start(
     agent: str, protocol: Literal["auto", "1"], state: Path, workspace: Path
 ) -> tuple[float, str]:
-    """Seconds until the agent is ready (or failed), and the version it speaks."""
+    """Seconds until the agent answered `initialize` in the version it speaks (it is then ready, or asks
+    to sign in) or failed, and what it came to."""
     began = time.monotonic()
     settings = Settings(agent=agent, cwd=workspace, protocol=protocol, state_dir=state, open_browser=False)
-    async with started(settings, ready_within=120) as driver:
+    driver = SessionDriver(settings)
+    await driver.start()
+    try:
         await eventually(lambda: driver.state.agent_status is not AgentStatus.STARTING, 120, "the agent")
         took = time.monotonic() - began
-        outcome = (
-            f"v{driver.state.protocol_version}"
-            if driver.state.agent_status is AgentStatus.READY
-            else "failed"
-        )
+        status = driver.state.agent_status
+        outcome = f"v{driver.state.protocol_version} ({status.value})"
+    finally:
+        await driver.shutdown()
     return took, outcome
 
 
