@@ -34,6 +34,14 @@ from webclient.remote_config import is_remote_url, local_tools, remote_cwd, remo
 
 DEMO_KEY = "demo"
 DEMO_NAME = "Demo agent"
+# The agents the README names, and the line that installs each one's ACP adapter.
+INSTALL_LINES: tuple[tuple[str, str], ...] = (
+    ("Claude", "npm i -g @agentclientprotocol/claude-agent-acp"),
+    ("Codex", "npm i -g @zed-industries/codex-acp"),
+    ("Gemini CLI", "npm i -g @google/gemini-cli"),
+)
+
+
 # What webclient reads from the environment itself: never handed on to an agent.
 OWN_PREFIX = "WEBCLIENT_"
 # The bundled demo agent's own settings (its state folder); only the demo agent gets them.

@@ -58,7 +58,9 @@ def test_crash_mid_answer_shows_exit_code_and_stderr_and_restart_brings_the_agen
     tab.wait_for(status_is("ready"))
 
     page = Page.parse(tab.html)
-    assert page.notices_with("restarting the agent")
+    # One card for the failure, which says how it stands: the agent runs again.
+    [card] = page.notices_with("agent exited with code 3")
+    assert "the agent is running again" in card
     assert page.texts("user") == ["summarise the project"]  # the transcript survives the restart
 
 
@@ -172,7 +174,7 @@ def test_updates_after_the_prompt_response_are_shown_and_string_ids_are_echoed(s
 
     page = Page.parse(tab.html)
     assert "a late chunk after the response" in page.agent_text
-    assert '<span class="title">A title sent late</span>' in tab.html
+    assert '<h1 class="title" data-testid="page-title">A title sent late</h1>' in tab.html
     # The user's choice reaches the agent under the agent's own string id.
     assert "permission answer id=perm-abc same-id=yes outcome=selected option=deny" in page.agent_text
     assert page.status == "ready"

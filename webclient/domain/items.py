@@ -68,6 +68,15 @@ class NoticeItem:
     repeats: list[Notice] = field(default_factory=list)  # the latest KEPT_REPEATS of the repeats
     count: int = 1
     id: str = field(default_factory=lambda: _new_id("notice"))
+    # The agent failed (exited, or could not start): one card for it that each restart updates in place,
+    # its count the attempt; `restarting` while a restart from it is under way.
+    failure: bool = False
+    restarting: bool = False
+    note: str = ""  # how the failure stands now, in the domain's words: restarting, or running again
+
+    @property
+    def latest(self) -> Notice:
+        return self.repeats[-1] if self.repeats else self.notice
 
     @property
     def all(self) -> list[Notice]:

@@ -17,6 +17,7 @@ from typing import Any, Generic
 
 from webclient.acp.models import (
     AgentStatus,
+    Notice,
     NoticeLevel,
     StoredSessionInfo,
     Translation,
@@ -109,9 +110,11 @@ class SessionRegistry(Generic[SinkT]):
         route = self.agents[agent_key or self.default_agent]
         if route.supervisor.reconnect_now():
             return
-        route.notify_all(
-            NoticeLevel.INFO, "restarting the agent; each conversation continues in a new session"
+        restarting = Notice(
+            level=NoticeLevel.INFO, text="restarting the agent; each conversation continues in a new session"
         )
+        for live in route.sessions():  # on the failure's card when there is one
+            live.hub.mark(live.state.add_notice(restarting, failure=True))
         await route.supervisor.restart()
 
     # --- looking sessions up ----------------------------------------------------------------------------

@@ -122,8 +122,10 @@ class AgentRoute(Generic[SinkT]):
 
     def agent_ready(self, agent: AgentLink, info: AgentInfo) -> None:
         """A new agent process answered `initialize`: this agent's sessions now talk to it."""
+        back = Notice(level=NoticeLevel.INFO, text="the agent is running again")
         for live in self.sessions():
             live.meet_agent(agent, info, self.supervisor.policy)
+            live.hub.mark(live.state.transcript.settle_failure(back))  # only a failure card says it
         if info.protocol_version != agent.protocol_version:
             self.notify_all(
                 NoticeLevel.WARNING,
@@ -221,7 +223,8 @@ class AgentRoute(Generic[SinkT]):
         for live in self.sessions():
             live.cancel_permissions()
             live.terminals.release_all()  # the commands of an agent that is gone end with it
-            live.notice(NoticeLevel.ERROR, text, error_detail(error))
+            notice = Notice(level=NoticeLevel.ERROR, text=text, detail=error_detail(error))
+            live.hub.mark(live.state.add_notice(notice, failure=True))
 
     def sign_in_changed(self, sign_in: SignIn) -> None:
         for live in self.sessions():

@@ -269,13 +269,13 @@ class SessionState:
         self.suggestions_generation += 1
         return {Aspect.SUGGESTIONS}
 
-    def add_notice(self, notice: Notice) -> set[str]:
+    def add_notice(self, notice: Notice, *, failure: bool = False) -> set[str]:
         """Show a notice; one of the same kind as the last notice since the user's last prompt joins it.
 
         An agent that logs to stdout makes one notice per line; collapsing keeps the transcript readable,
         and the message being streamed stays open, so its text is not cut into pieces either.
         """
-        return self.transcript.add_notice(notice)
+        return self.transcript.add_notice(notice, failure=failure)  # one card per failure of the agent
 
     def set_agent_status(self, status: AgentStatus) -> set[str]:
         self.agent_status = status

@@ -14,6 +14,7 @@ from webclient.acp.models import (
     MessageChunk,
     MessageUpsert,
     Notice,
+    NoticeLevel,
     TerminalEvent,
     TerminalOutput,
     TerminalStream,
@@ -141,14 +142,35 @@ class Transcript:
 
     # --- notices, permission requests, file writes ------------------------------------------------------
 
-    def add_notice(self, notice: Notice) -> set[str]:
+    def add_notice(self, notice: Notice, *, failure: bool = False) -> set[str]:
         """A notice of the same kind as the last one since the user's last prompt joins it; the message
-        being streamed stays open then, so its text is not cut into pieces either."""
+        being streamed stays open then, so its text is not cut into pieces either.
+
+        A `failure` of the agent (an error) joins the card of its last failure since that prompt, as one
+        more attempt, so each failure has one card that updates in place; a restart (any other level)
+        marks that card as restarting, and is a notice of its own only when there is no card to say it.
+        """
         repeated = self._last_notice()
+        if failure and repeated is not None and repeated.failure:
+            if notice.level is NoticeLevel.ERROR:
+                repeated.add(notice)
+            repeated.restarting = notice.level is not NoticeLevel.ERROR
+            repeated.note = "" if notice.level is NoticeLevel.ERROR else notice.text
+            return {repeated.id}
+        if failure and notice.level is NoticeLevel.ERROR:
+            return self._append(NoticeItem(notice=notice, failure=True))
         if repeated is not None and repeated.same_kind(notice):
             repeated.add(notice)
             return {repeated.id}
         return self._append(NoticeItem(notice=notice))
+
+    def settle_failure(self, notice: Notice) -> set[str]:
+        """The agent runs again: the failure card being restarted says so (nothing when there is none)."""
+        last = self._last_notice()
+        if last is None or not last.failure or not last.restarting:
+            return set()
+        last.restarting, last.note = False, notice.text
+        return {last.id}
 
     def add_item(self, item: PermissionItem | FileWriteItem) -> set[str]:
         if isinstance(item, FileWriteItem):

@@ -8,6 +8,9 @@ this module says what they mean for the user. A notice it does not know keeps it
 from __future__ import annotations
 
 from webclient.acp.models import Notice
+from webclient.agent_config import INSTALL_LINES
+
+__all__ = ["INSTALL_LINES", "command_not_found", "has_detail", "plain_text"]
 
 # Notice text prefix (lower case) -> what it means, in words a non-engineer understands.
 PLAIN: tuple[tuple[str, str], ...] = (
@@ -50,3 +53,11 @@ def plain_text(notice: Notice) -> str:
 def has_detail(notice: Notice) -> bool:
     """Whether there is more to see than the plain words: the original text or the agent's own detail."""
     return bool(notice.detail) or plain_text(notice) != notice.text
+
+
+def command_not_found(notice: Notice) -> bool:
+    """Whether an agent failure looks like a missing command: it could not be spawned, or a shell or
+    launcher said so (exit code 127)."""
+    text = notice.text.lower()
+    missing = "could not start" in text and ("no such file" in text or "not found" in text)
+    return missing or text.rstrip().endswith("code 127")

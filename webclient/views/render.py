@@ -24,7 +24,7 @@ from webclient.views.chips import approx_size, chip_view, uri_name
 from webclient.views.diff import diff_view, patch_view
 from webclient.views.markdown import render_markdown
 from webclient.views.markdown_stream import Split, split, streamed_text
-from webclient.views.notices import has_detail, plain_text
+from webclient.views.notices import INSTALL_LINES, command_not_found, has_detail, plain_text
 from webclient.views.paths import TEMPLATES_DIR
 from webclient.views.regions import REGIONS, is_region
 from webclient.views.terminal import terminal_text
@@ -66,6 +66,8 @@ def environment() -> Environment:
     env.globals["welcome_starters"] = starters
     env.globals["notice_plain"] = plain_text
     env.globals["notice_has_detail"] = has_detail
+    env.globals["command_not_found"] = command_not_found
+    env.globals["install_lines"] = INSTALL_LINES
     env.globals["is_demo_agent"] = is_demo_agent
     return env
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
+import shutil
 import signal
 import socket
 import sys
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from webclient import __version__
+from webclient.agent_config import INSTALL_LINES
 from webclient.errors import SettingsError
 from webclient.settings import Settings, is_loopback
 from webclient.web.launch import open_browser, remove
@@ -144,7 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = settings_from_args(argv)
         settings.check_host()
-        _ = settings.catalog  # read the settings file now: a mistake in it stops the start, named
+        missing = _missing_command(settings)  # reads the settings file now: a mistake in it stops the start
+        if missing:
+            print(missing, file=sys.stderr)
+            return 2
     except ValidationError as exc:
         print(f"webclient: {exc.errors()[0]['msg']}", file=sys.stderr)
         return 2
@@ -168,6 +174,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in opened:
             remove(path)
     return 0
+
+
+def _missing_command(settings: Settings) -> str | None:
+    """Why the agent the server starts with cannot run, when its command is not found; None when it is
+    found (or is the demo agent, or a remote one)."""
+    spec = settings.catalog.default
+    if spec.url is not None or not spec.argv:
+        return None
+    command = spec.argv[0]
+    path = (spec.env or {}).get("PATH") or os.environ.get("PATH")
+    if shutil.which(command, path=path) or shutil.which(str(settings.cwd / command)):
+        return None
+    lines = [f"webclient: the agent command {command!r} was not found (not on PATH, nor in {settings.cwd})."]
+    lines.append("Check --agent (or the settings file), or install the agent's ACP adapter:")
+    lines.extend(f"  {name}: {line}" for name, line in INSTALL_LINES)
+    return "\n".join(lines)
 
 
 def serve(settings: Settings, sock: socket.socket) -> None:

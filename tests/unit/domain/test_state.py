@@ -497,3 +497,23 @@ def test_a_title_or_the_usage_between_chunks_keeps_the_message_open(between: obj
     state.apply(between)  # type: ignore[arg-type]
     state.apply(chunk("agent", "two"))
     assert messages(state) == [("agent", "one two")]
+
+
+def test_each_failure_of_the_agent_has_one_card_that_restarts_update_in_place() -> None:
+    state = SessionState()
+    crash = Notice(level=NoticeLevel.ERROR, text="agent exited with code 7", detail="no config")
+    restarting = Notice(level=NoticeLevel.INFO, text="restarting the agent")
+    [card_id] = state.add_notice(crash, failure=True)
+    assert state.add_notice(restarting, failure=True) == {card_id}
+    card = state.item(card_id)
+    assert isinstance(card, NoticeItem) and card.failure and card.restarting
+    assert state.add_notice(crash, failure=True) == {card_id}  # it failed again: attempt 2, same card
+    assert card.count == 2 and not card.restarting and card.note == ""
+    state.add_notice(restarting, failure=True)
+    assert state.transcript.settle_failure(Notice(level=NoticeLevel.INFO, text="running again")) == {card_id}
+    assert card.note == "running again" and not card.restarting
+    assert len(state.items) == 1
+    state.add_user_message([TextPart(text="hello")])
+    assert state.add_notice(crash, failure=True) != {card_id}  # after a prompt, a new failure: a new card
+    # A restart with no failure card is a notice of its own.
+    assert len(SessionState().add_notice(restarting, failure=True)) == 1

@@ -1,0 +1,75 @@
+"""Agent failures read as one clear card that updates in place, with the likely cause and a way out: an
+agent that crashes, a command that is not found, and a restart that fails twice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.support.accessibility import EVERY_IMPACT
+from tests.support.browser import open_signed_in
+from tests.support.layouts import DESKTOP, assert_accessible, shoot
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+
+
+def failure_cards(page: Page):  # type: ignore[no-untyped-def]
+    return page.locator('[data-testid="notice"][data-failure="true"]')
+
+
+@pytest.fixture
+def crashing(e2e_workspace: Path) -> Iterator[LiveServer]:
+    with serve_in_thread(agent=scripted_agent("exits_at_start"), cwd=e2e_workspace) as live:
+        yield live
+
+
+@pytest.fixture
+def missing(e2e_workspace: Path) -> Iterator[LiveServer]:
+    with serve_in_thread(agent="no-such-agent-acp", cwd=e2e_workspace) as live:
+        yield live
+
+
+def restart(page: Page, attempt: int) -> None:
+    page.get_by_test_id("failure-restart").click()
+    expect(page.get_by_test_id("failure-attempt")).to_have_text(f"attempt {attempt}")
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "exited")
+
+
+def test_a_crashing_agent_has_one_card_that_each_restart_updates_in_place(
+    page: Page, crashing: LiveServer
+) -> None:
+    page.set_viewport_size({"width": DESKTOP.width, "height": DESKTOP.height})
+    open_signed_in(page, crashing)
+    card = failure_cards(page)
+    expect(card).to_have_count(1)
+    expect(card).to_contain_text("The agent stopped running")
+    expect(page.get_by_test_id("failure-stderr")).to_contain_text("run `scripted login` first")
+    expect(page.get_by_test_id("failure-text")).to_contain_text("code 7")
+    restart(page, 2)
+    restart(page, 3)  # restarted twice: still one card, and no other notice
+    expect(card).to_have_count(1)
+    expect(page.get_by_test_id("notice")).to_have_count(1)
+    expect(page.get_by_test_id("composer-status")).to_contain_text("The agent is not running")
+    shoot(page, "failure-crash", DESKTOP)
+    assert_accessible(page, "a crashed agent's card", impacts=EVERY_IMPACT)
+    page.get_by_test_id("failure-log").click()  # the way to the whole story: the protocol log
+    expect(page.get_by_test_id("inspector")).to_be_visible()
+
+
+def test_a_command_that_is_not_found_says_to_check_agent_or_install_the_adapter(
+    page: Page, missing: LiveServer
+) -> None:
+    page.set_viewport_size({"width": DESKTOP.width, "height": DESKTOP.height})
+    open_signed_in(page, missing)
+    card = failure_cards(page)
+    expect(card).to_have_count(1)
+    hint = page.get_by_test_id("failure-hint")
+    expect(hint).to_contain_text("--agent")
+    expect(hint).to_contain_text("npm i -g @agentclientprotocol/claude-agent-acp")
+    restart(page, 2)
+    expect(card).to_have_count(1)
+    expect(page.get_by_test_id("notice")).to_have_count(1)
+    shoot(page, "failure-missing", DESKTOP)
+    assert_accessible(page, "a missing command's card", impacts=EVERY_IMPACT)
