@@ -263,3 +263,18 @@ async def test_an_unreadable_memory_costs_only_the_second_start(workspace: Path,
     ) as d:
         assert d.state.agent_status is AgentStatus.READY and d.state.protocol_version == 1
     assert [o["protocolVersion"] for o in offers(record)] == [2, 1]
+
+
+async def test_a_structured_unsupported_version_error_falls_back_or_names_the_choices(
+    workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "initialize.jsonl"
+    agent = scripted_agent("refuses_v2", "--structured")
+    async with started(settings(workspace, agent, record, "auto")) as driver:
+        assert driver.state.protocol_version == 1 and driver.state.agent_status is AgentStatus.READY
+        (note,) = notes(driver)
+        assert "refused ACP v2" in note
+    strict = tmp_path / "strict.jsonl"
+    async with started(settings(workspace, agent, strict, "2")) as driver:
+        assert driver.state.agent_status is AgentStatus.EXITED
+        assert any("speaks only ACP v1" in t and "use auto or 1" in t for t in notices(driver))

@@ -417,3 +417,9 @@ async def test_every_message_we_send_in_a_v2_conversation_is_valid_by_the_sdks_s
     expected = {"initialize", "session/new", "session/prompt", "session/request_permission", "session/cancel"}
     expected |= {"terminal/cancel", "tool_call/cancel", "session/list", "session/close", "session/resume"}
     assert expected | {"session/delete"} <= checked, checked
+
+
+async def test_a_session_the_agent_does_not_have_is_said_in_plain_words(sdk_v2: SessionDriver) -> None:
+    with pytest.raises(Refused, match="the agent has no session 'gone-1'"):
+        await sdk_v2.load_session("gone-1")
+    assert sent(sdk_v2, "session/resume")[-1]["sessionId"] == "gone-1"

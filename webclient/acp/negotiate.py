@@ -27,6 +27,7 @@ from typing import Any, Literal
 from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.link import AgentLink
 from webclient.acp.listener import AgentListener
+from webclient.acp.structured_errors import supports_v1
 from webclient.acp.v1.connection import AgentConnection
 from webclient.acp.v2.connection import V2Connection, VersionMismatch
 from webclient.acp.version_memory import VersionMemory
@@ -83,6 +84,8 @@ class Negotiation:
                 raise AgentError(_not_v2(exc)) from None
             reason = "answered ACP version 1" if exc.answered == 1 else f"answered ACP version 2 {exc.not_v2}"
         except AgentRequestError as exc:
+            if self._offer.choice == "2" and supports_v1(exc.code, exc.data):
+                raise AgentError(_unsupported(1, "2")) from None
             if self._offer.choice == "2":
                 raise
             reason = f"refused ACP v2 ({exc})"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from webclient.acp.structured_errors import structured_reason
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError
 from webclient.text_controls import strip_controls
 
@@ -20,9 +21,12 @@ MAX_DATA_CHARS = 2000
 
 
 def agent_reason(exc: AgentError) -> str | None:
-    """The agent's own words for why a request failed, from its error's `data`; None if it gave none."""
+    """The agent's own words for why a request failed, from its error's `data`; None if it gave none.
+    ACP's structured errors (no words, but data that says it) are put in words here."""
     if not isinstance(exc, AgentRequestError):
         return None
+    if (structured := structured_reason(exc.code, exc.data)) is not None:
+        return structured
     words = _words(exc.data)
     return _bounded(strip_controls(words).strip(), MAX_REASON_CHARS) if words else None
 
