@@ -37,6 +37,7 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
     expect(page.get_by_test_id("new-session")).to_be_disabled()
     expect(chip).to_be_disabled()
     expect(composer).to_have_value("half a thought")  # typing goes on; sending waits
+    expect(page.get_by_test_id("agent-status")).to_have_text("offline")  # not "ready": it cannot know
     composer.press("Enter")
     expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(1)
     assert_accessible(page, "connection lost")

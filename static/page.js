@@ -46,6 +46,12 @@
       banner.hidden = state === "open" || state === "connecting";
     }
     setActingDisabled(state === "down" || state === "expired");
+    // Without its connection the tab cannot know what the agent does: the badge says so, not "ready"
+    // (the next snapshot after a reconnect renders it again).
+    var badge = byId("agent-status");
+    if (badge && (state === "down" || state === "expired")) {
+      badge.textContent = state === "down" ? "offline" : "out of date";
+    }
     window.clearInterval(connection.timer);
     connection.timer = null;
     if (state === "down") {
