@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from tests.support.browser import AGENT_STARTUP_TIMEOUT, sign_in
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
@@ -83,3 +83,30 @@ def test_a_huge_chunk_shows_as_plain_text_and_the_page_stays_usable(
     composer.fill("markdown 2")
     composer.press("Enter")
     expect(page.locator('[data-testid="message"][data-role="agent"]')).to_have_count(2, timeout=30_000)
+
+
+@pytest.mark.parametrize("name", ["constructs", "hostile", "long_code_block", "long_list"])
+def test_an_answer_in_random_chunks_ends_as_a_fresh_page_and_a_tab_opened_midway_show_it(
+    page: Page, stream_server: LiveServer, name: str
+) -> None:
+    dialogs: list[str] = []
+
+    def ran(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", ran)
+    ask(page, stream_server, f"corpus {name} 5")
+    answer = page.locator('[data-testid="message"][data-role="agent"]')
+    expect(answer).not_to_be_empty(timeout=30_000)
+    midway = page.context.new_page()  # opens while the answer streams: a snapshot, then frames
+    midway.goto(page.url)
+    for tab in (page, midway):
+        expect(tab.locator('[data-testid="message"][data-role="agent"]')).to_contain_text(END, timeout=60_000)
+        # The last raw text of a long block is rendered as Markdown a moment after it arrived.
+        expect(tab.locator('[data-testid="message"][data-role="agent"] .md-raw')).to_have_count(0)
+    streamed, joined = answer_html(page), answer_html(midway)
+    page.reload()
+    expect(page.locator('[data-testid="message"][data-role="agent"]')).to_contain_text(END)
+    assert answer_html(page) == streamed == joined
+    assert dialogs == []  # nothing the agent sent ran
