@@ -48,6 +48,8 @@ class Transcript:
     def __init__(self) -> None:
         self.items: list[Item] = []
         self._positions: dict[str, int] = {}  # entry id -> its index in `items` (entries are only appended)
+        # The prompts sent that the agent has not taken in yet, oldest first (read on every update).
+        self._pending: list[MessageItem] = []
         self.terminals: dict[str, TerminalView] = {}  # by terminal id
         self._tool_calls: dict[str, ToolCallItem] = {}
         self._open_message: MessageItem | None = None
@@ -77,12 +79,14 @@ class Transcript:
 
     @property
     def pending_prompts(self) -> int:
-        return sum(1 for i in self.items if isinstance(i, MessageItem) and i.pending)
+        return len(self._pending)
 
     # --- messages ---------------------------------------------------------------------------------------
 
     def add_user_message(self, parts: Sequence[ContentPart], *, auto_sent: bool, pending: bool) -> set[str]:
         item = MessageItem(role="user", parts=list(parts), auto_sent=auto_sent, pending=pending)
+        if pending:
+            self._pending.append(item)
         return self._append(item)
 
     def add_chunk(self, chunk: MessageChunk, *, keyed: bool) -> set[str]:
@@ -114,7 +118,7 @@ class Transcript:
 
     def settle_pending(self) -> set[str]:
         """Prompts still pending stop saying they wait (nobody will take them in now)."""
-        settled = [i for i in self.items if isinstance(i, MessageItem) and i.pending]
+        settled, self._pending = self._pending, []
         for item in settled:
             item.pending = False
         return {item.id for item in settled}
@@ -126,7 +130,7 @@ class Transcript:
         item = self._messages.get(key)
         if item is not None:
             return item
-        pending = self._oldest_pending() if role == "user" else None
+        pending = self._take_oldest_pending() if role == "user" else None
         if pending is not None:
             pending.pending, pending.message_id, pending.parts = False, message_id, []
             item = pending
@@ -137,8 +141,8 @@ class Transcript:
         self._open_message = None
         return item
 
-    def _oldest_pending(self) -> MessageItem | None:
-        return next((i for i in self.items if isinstance(i, MessageItem) and i.pending), None)
+    def _take_oldest_pending(self) -> MessageItem | None:
+        return self._pending.pop(0) if self._pending else None
 
     # --- notices, permission requests, file writes ------------------------------------------------------
 
