@@ -49,7 +49,8 @@ def test_a_long_open_block_gets_each_chunk_as_escaped_raw_text_until_its_render_
         assert "&lt;b&gt;" in html and [t.name for t in tags(html)] == ["div", "span"]  # text, escaped
         assert shown.raw and shown.upto == len(text)
     assert max(sizes) - min(sizes) <= 2  # a chunk costs its own size, not the tail's
-    html, shown = frame(text, stream, shown, now=10.0 + FORMAT_INTERVAL)  # due: rendered whole again
+    assert stream.format_due >= 10.0 + FORMAT_INTERVAL
+    html, shown = frame(text, stream, shown, now=stream.format_due)  # due: rendered whole again
     assert [t.attrs.get("id") for t in top_level(html)] == [f"{ID}-tail"]
     assert "<b>" not in html and "md-raw" not in html and not shown.raw
     assert frame(text, stream, shown, now=20.0) == ("", shown)  # nothing new: nothing sent
