@@ -11,8 +11,8 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page, expect
 
 from tests.support.browser import open_signed_in
+from tests.support.layouts import DESKTOP, assert_accessible, shoot
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
-from tests.support.screenshots import screenshot
 
 
 @contextmanager
@@ -85,7 +85,7 @@ def test_codex_v2_command_output_keeps_its_lines_and_columns(page: Page, tmp_pat
         output = card(page, "call_ls").get_by_test_id("tool-output")
         expect(output).to_have_text(LS, use_inner_text=True)  # __init__ stays, no emphasis
         expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
-        screenshot(page, "tool-output-codex-v2")
+        shoot(page, "tool-output-codex-v2", DESKTOP)
 
 
 def test_shell_results_keep_their_lines_and_fenced_results_stay_markdown(page: Page, tmp_path: Path) -> None:
@@ -108,7 +108,8 @@ def test_shell_results_keep_their_lines_and_fenced_results_stay_markdown(page: P
         )
         bash = card(page, "toolu_01Bash")
         expect(bash.locator(".tool-part pre code")).to_have_text("Python 3.11.2\n", use_inner_text=True)
-        screenshot(page, "tool-output-v1")
+        assert_accessible(page, "plain and fenced tool output")
+        shoot(page, "tool-output-v1", DESKTOP)
 
 
 def test_a_message_after_the_answer_or_a_plan_starts_a_new_bubble(page: Page, tmp_path: Path) -> None:
@@ -146,7 +147,8 @@ def test_a_card_left_pending_after_a_cancelled_permission_shows_not_finished(
         notice = page.get_by_test_id("notice").filter(has_text="without finishing")
         expect(notice).to_have_attribute("data-level", "warning")
         expect(open_inspector_notes(page).filter(has_text="still pending or in progress")).to_have_count(1)
-        screenshot(page, "tool-not-finished")
+        assert_accessible(page, "a card not finished, its notice and the inspector's note")
+        shoot(page, "tool-not-finished", DESKTOP)
 
 
 def test_a_command_refused_by_a_v2_agents_sandbox_leaves_a_trace(page: Page, tmp_path: Path) -> None:
