@@ -49,10 +49,9 @@ def test_the_exit_notices_stderr_tail_has_no_escape_codes(page: Page, tmp_path: 
         composer = page.get_by_test_id("composer")
         composer.fill("hello")
         composer.press("Enter")
-        notice = page.locator('[data-testid="notice"][data-level="error"]').last
-        expect(notice).to_contain_text("The agent stopped running.", ignore_case=True)
-        notice.locator("summary").click()
-        tail = notice.locator(".notice-detail")
+        failure = page.locator('[data-testid="notice"][data-failure="true"]')
+        expect(failure).to_contain_text("The agent stopped running.", ignore_case=True)
+        tail = failure.get_by_test_id("failure-stderr")
         warning = "2026-12-03T10:12:01.512876Z  WARN codex_core::client: stream disconnected"
         expect(tail).to_contain_text(warning)
         expect(tail).to_contain_text("ERROR codex_acp: fatal: exceeded retry limit")
