@@ -25,12 +25,11 @@ import os
 # through the negotiation too.
 os.environ.setdefault("WEBCLIENT_PROTOCOL", "1")
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from tests.support.browser import (
     AGENT_STARTUP_TIMEOUT,
@@ -44,6 +43,9 @@ from tests.support.chromium import chromium_path
 from tests.support.layouts import LAYOUTS, Layout
 from tests.support.live import LiveServer, serve_in_thread
 from tests.support.workspace import fill_workspace
+
+# Assertions wait as long as page actions do: Playwright's own 5 s is short for a loaded 2-core machine.
+expect.set_options(timeout=UI_TIMEOUT_MS)
 
 # Flags a headless Chromium needs on a locked-down machine with no network beyond loopback.
 CHROMIUM_ARGS = [
