@@ -74,6 +74,13 @@ def test_a_link_whose_name_and_uri_disagree_is_warned_about_in_every_style_and_n
         expect(warnings.first).to_contain_text("named README.md but points to /etc/passwd")
         expect(warnings.last).to_contain_text("outside the workspace")
         assert_accessible(page, f"a lying link, {style}", impacts=EVERY_IMPACT)
+    choose_style(page, "chips")
+    chips(page).first.click()  # opens it
+    chips(page).first.click()  # sends it, seen
+    sent = user_messages(page).last
+    expect(sent.get_by_test_id("link-warning")).to_have_count(2)  # the sent message says it too
+    expect(sent).to_contain_text("Show me README.md")  # one sentence, the file where it stood
+    assert_accessible(page, "a sent lying link", impacts=EVERY_IMPACT)
 
 
 def test_a_list_on_offer_when_auto_send_is_ticked_is_never_auto_sent_even_when_re_rendered(

@@ -20,7 +20,7 @@ from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, SessionState
 from webclient.text_controls import strip_controls
 from webclient.views import assets, hidden_chars
-from webclient.views.chips import approx_size, chip_view, uri_name
+from webclient.views.chips import approx_size, chip_view, link_warnings, uri_name
 from webclient.views.diff import diff_view, patch_view
 from webclient.views.markdown import render_markdown
 from webclient.views.markdown_stream import Split, split, streamed_text
@@ -59,6 +59,7 @@ def environment() -> Environment:
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url
     env.globals["chip_view"] = chip_view
+    env.globals["link_warnings"] = link_warnings
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
     env.globals["diff_view"] = diff_view
