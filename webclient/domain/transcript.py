@@ -225,12 +225,13 @@ class Transcript:
         return {item.id}
 
     def open_tool_calls(self, background: frozenset[str] = frozenset()) -> list[ToolCallItem]:
-        """The cards still pending or in progress (and not yet shown as not finished), but for the tool
-        calls in `background`: ACP v2 work the agent keeps running after the turn, on purpose."""
+        """The cards the agent said are pending or in progress (and not yet shown as not finished), but for
+        the tool calls in `background`: ACP v2 work the agent keeps running after the turn, on purpose. A
+        card it never gave a status stays as it is: the agent left nothing it had begun."""
         return [
             item
             for item in self._tool_calls.values()
-            if item.status in (None, "pending", "in_progress")
+            if item.status in ("pending", "in_progress")
             and not item.unfinished
             and item.tool_call_id not in background
         ]
