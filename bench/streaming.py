@@ -370,14 +370,15 @@ def report(
         relay_cell = f"{rf:.0f} -> {rl:.0f} us" if relay else "-"
         print(
             f"| {workload} ({shape}): server CPU a chunk, first -> last quarter | {relay_cell} | "
-            f"{first:.0f} -> {last:.0f} us ({last / first:.2f}x) | - | last <= 1.5x first | "
+            f"{first:.0f} -> {last:.0f} us ({last / max(first, 1e-9):.2f}x) | - | last <= 1.5x first | "
             f"{mark(last <= 1.5 * first)} |"
         )
     empty, after = stamped_workloads(args)[0][0], history_workload(args)
     e = (med("webclient", empty, "cpu_start_us") + med("webclient", empty, "cpu_end_us")) / 2
     a = (med("webclient", after, "cpu_start_us") + med("webclient", after, "cpu_end_us")) / 2
+    ratio = a / max(e, 1e-9)
     print(
-        f"| {empty} after {args.history} tool calls: server CPU a chunk | - | {a:.0f} us ({a / e:.2f}x "
+        f"| {empty} after {args.history} tool calls: server CPU a chunk | - | {a:.0f} us ({ratio:.2f}x "
         f"an almost empty session's {e:.0f} us) | - | <= 1.5x | {mark(a <= 1.5 * e)} |"
     )
     wc, sc = med("webclient", flood, "server_cpu"), med("sdk", flood, "server_cpu")
