@@ -3,7 +3,8 @@
 - `diff`: a tool call whose diff changes 100,000 short lines (about 0.5 MB a side);
 - `write PATH`: the same change as `fs/write_text_file` of PATH (answered `ANSWER ok` or the error);
 - `suggestions`: a list of 20,000 suggestions of about 600 characters;
-- `long-suggestion`: a short suggestion, and one of 5,000,000 characters.
+- `long-suggestion`: a short suggestion, and one of 5,000,000 characters;
+- `user-chunk`: a user message chunk of 5 MB (as a replay sends).
 """
 
 from __future__ import annotations
@@ -42,5 +43,8 @@ while (msg := wire.read()) is not None:
         elif word == "long-suggestion":
             entries = [suggestion("short one"), suggestion("L" * 5_000_000)]
             wire.update(SESSION, {"sessionUpdate": "prompt_suggestions_update", "suggestions": entries})
+        elif word == "user-chunk":
+            chunk = {"type": "text", "text": "u" * 5_000_000}
+            wire.update(SESSION, {"sessionUpdate": "user_message_chunk", "content": chunk})
         wire.say(SESSION, f"done {word}")
         wire.respond(msg, {"stopReason": "end_turn"})

@@ -1,5 +1,5 @@
-"""One heavy but legal message (a huge diff or file write, a flood of suggestions, one endless suggestion)
-neither freezes the server nor makes later pages slow: each is shown bounded.
+"""One heavy but legal message (a huge diff or file write, a flood of suggestions, one endless suggestion,
+a huge user chunk) neither freezes the server nor makes later pages slow: each is shown bounded.
 
 The figures printed are the worst wait of another client's requests while the message was handled, and
 the time of a later page load; the assertions hold them to generous bounds (the machine is shared), far
@@ -130,3 +130,10 @@ async def test_a_suggestion_of_5000000_characters_shows_bounded_is_never_sent_an
     await tab.wait_for(lambda seen: "so it was not sent" in seen, timeout=30)
     await tab.send(action="suggestion", generation=generation, index=0)  # the short one still goes
     await tab.wait_for(turn_finished("short one"), timeout=60)
+
+
+async def test_a_user_chunk_of_5_mb_does_not_stall_other_clients(server: LiveServer) -> None:
+    tab, worst, load, _ = await heavy_turn(server, "user-chunk")
+
+    assert worst < 2.0 and load < 2.0  # a character-by-character scan for hidden characters: 3 s and more
+    assert "done user-chunk" in tab.html
