@@ -63,6 +63,11 @@ async def heavy_turn(server: LiveServer, prompt: str) -> tuple[Tab, float, float
     return tab, worst, load, html
 
 
+# A regression bound, not the target: the unbounded code stalls 20 to 37 s, bounded it takes a second or
+# less on an idle machine (the figures are printed), and a machine busy with other test runs has shown 8 s.
+STALL_BOUND = 10.0
+
+
 @pytest.fixture
 def server(serve: Serve) -> LiveServer:
     return serve("big_items")
@@ -73,7 +78,7 @@ async def test_a_diff_of_100000_lines_shows_its_sizes_and_ends_and_downloads_who
 ) -> None:
     tab, worst, load, html = await heavy_turn(server, "diff")
 
-    assert worst < 2.0 and load < 2.0  # unbounded: 27.8 s, then 25.6 s at each page load
+    assert worst < STALL_BOUND and load < STALL_BOUND  # unbounded: 27.8 s, then 25.6 s at each page load
     assert 'data-testid="diff-summary"' in html and 'data-testid="diff"' not in html
     assert "100,000 lines" in html and len(html.encode()) < MiB
     link = r'href="(/agent-text/\w+)" download data-testid="diff-download" data-side="after"'
@@ -92,7 +97,7 @@ async def test_a_file_write_of_100000_lines_is_written_and_shown_bounded(
 
     tab, worst, load, html = await heavy_turn(server, f"write {target}")
 
-    assert worst < 2.0 and load < 2.0  # unbounded: 20.1 s
+    assert worst < STALL_BOUND and load < STALL_BOUND  # unbounded: 20.1 s
     assert "ANSWER ok" in tab.html
     assert target.read_text() == "".join(f"line {n % 5}\n" for n in range(100_000))
     assert 'data-testid="diff-summary"' in html and len(html.encode()) < MiB
@@ -103,7 +108,7 @@ async def test_a_list_of_20000_suggestions_keeps_50_and_says_how_many_were_left_
 ) -> None:
     tab, worst, load, _ = await heavy_turn(server, "suggestions")
 
-    assert worst < 2.0 and load < 2.0  # unbounded: 37.4 s and an 89.8 MB frame
+    assert worst < STALL_BOUND and load < STALL_BOUND  # unbounded: 37.4 s and an 89.8 MB frame
     latest = tab.html.rsplit('id="suggestions"', 1)[1]  # the list comes over the WebSocket
     assert latest.count('data-testid="suggestion" ') == 50
     [notice] = Page.parse(tab.html).notices_with("skipped suggestion 51")
@@ -116,7 +121,7 @@ async def test_a_suggestion_of_5000000_characters_shows_bounded_is_never_sent_an
 ) -> None:
     tab, worst, load, page = await heavy_turn(server, "long-suggestion")
 
-    assert worst < 2.0 and load < 2.0  # unbounded: 23.2 s and a 25 MB page
+    assert worst < STALL_BOUND and load < STALL_BOUND  # unbounded: 23.2 s and a 25 MB page
     assert len(page.encode()) < MiB
     html = tab.html  # the list comes over the WebSocket
     assert len(html.encode()) < MiB
