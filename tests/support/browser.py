@@ -86,6 +86,7 @@ def own_demo_server(name: str, *extra_args: str) -> tuple[Any, Any, Any]:
 @contextmanager
 def demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterator[LiveServer]:
     """A server with the demo agent in `shop`, its agent ready; stopped when the block ends."""
+    forget_stored_sessions(demo_state)  # an earlier server of the module stored its sessions as it stopped
     env = {"WEBCLIENT_DEMO_STATE_DIR": str(demo_state), **FAST_DEMO}
     serving = serve_in_thread(
         cwd=shop, agent_env=env, extra_args=extra_args, startup_timeout=AGENT_STARTUP_TIMEOUT
@@ -99,6 +100,7 @@ def demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterator[Live
 def remote_demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterator[LiveServer]:
     """A server whose agent is the demo agent on "another machine": `acpremote` serves it over WebSocket
     on loopback, in `shop`, keeping its sessions in `demo_state`; stopped when the block ends."""
+    forget_stored_sessions(demo_state)  # as for demo_server: the stdio run before it stored its sessions
     with running(acpremote_demo(demo_state, shop, env=FAST_DEMO)) as remote:
         serving = serve_in_thread(
             agent=remote.url(), cwd=shop, extra_args=extra_args, startup_timeout=AGENT_STARTUP_TIMEOUT
@@ -106,6 +108,12 @@ def remote_demo_server(shop: Path, demo_state: Path, *extra_args: str) -> Iterat
         with serving as live:
             wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
             yield live
+
+
+def forget_stored_sessions(demo_state: Path) -> None:
+    """Remove every session the demo agent stored in `demo_state`, so that the next start lists none."""
+    for stored in demo_state.rglob("sess_*.json"):
+        stored.unlink()
 
 
 def new_test_session(shared_server: LiveServer, demo_state: Path) -> LiveServer:
@@ -116,7 +124,6 @@ def new_test_session(shared_server: LiveServer, demo_state: Path) -> LiveServer:
     ends. Only then are the stored sessions forgotten; the second pass's new session lists none.
     """
     fresh_session(shared_server, AGENT_STARTUP_TIMEOUT, stored_listed=True)
-    for stored in demo_state.rglob("sess_*.json"):
-        stored.unlink()
+    forget_stored_sessions(demo_state)
     local_id = fresh_session(shared_server, AGENT_STARTUP_TIMEOUT)
     return dataclasses.replace(shared_server, url=f"{shared_server.base}/s/{local_id}")
