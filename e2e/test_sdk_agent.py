@@ -80,6 +80,13 @@ def sdk_page(browser: Browser, sdk_server: LiveServer) -> Iterator[Page]:
     context.close()
 
 
+def open_new_session(page: Page) -> None:
+    """Click New session and wait for the page of the new one: the old one's "ready" must not pass for it."""
+    before = page.url
+    page.get_by_test_id("new-session").click()
+    page.wait_for_url(lambda url: url != before)
+
+
 def send(page: Page, text: str) -> None:
     composer = page.get_by_test_id("composer")
     composer.fill(text)
@@ -91,7 +98,7 @@ def test_a_turn_with_the_sdk_agent_offers_its_suggestions_and_sends_a_chosen_one
 ) -> None:
     page = sdk_page
     version = sdk_version
-    page.get_by_test_id("new-session").click()
+    open_new_session(page)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     expect(page.get_by_test_id("protocol-version")).to_have_attribute("data-version", version)
     send(page, "hello")
@@ -108,7 +115,7 @@ def test_a_turn_with_the_sdk_agent_offers_its_suggestions_and_sends_a_chosen_one
 
 def test_the_sdk_agents_permission_request_is_answered_from_the_page(sdk_page: Page) -> None:
     page = sdk_page
-    page.get_by_test_id("new-session").click()
+    open_new_session(page)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     send(page, "permission")
     permission = page.get_by_test_id("permission")
@@ -120,11 +127,11 @@ def test_the_sdk_agents_permission_request_is_answered_from_the_page(sdk_page: P
 
 def test_a_closed_sdk_session_comes_back_with_its_history_and_can_be_deleted(sdk_page: Page) -> None:
     page = sdk_page
-    page.get_by_test_id("new-session").click()
+    open_new_session(page)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     send(page, "keep this one")
     expect(agent_messages(page).last).to_contain_text("You said: keep this one")
-    page.get_by_test_id("new-session").click()
+    open_new_session(page)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     page.get_by_test_id("session-link").filter(has_text="keep this one").get_by_test_id(
         "close-session"
