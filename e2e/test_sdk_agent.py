@@ -152,11 +152,11 @@ def test_a_closed_sdk_session_comes_back_with_its_history_and_can_be_deleted(sdk
     expect(stored).to_have_count(0, timeout=LIST_TIMEOUT_MS)
 
 
+# Notices with a severity, compactions and background work are ACP v2's: this test runs on v2 alone.
+@pytest.mark.parametrize("sdk_version", ["2"], ids=["v2"], indirect=True)
 def test_v2_notices_a_compaction_and_background_work_that_the_page_stops(
-    sdk_page: Page, sdk_version: str, layout: Layout
+    sdk_page: Page, layout: Layout
 ) -> None:
-    if sdk_version == "1":
-        pytest.skip("notices with a severity, compactions and background work are ACP v2's")
     page = sdk_page
     page.set_viewport_size({"width": layout.width, "height": layout.height})
     send(page, "notice")

@@ -1,11 +1,12 @@
 """A write on a full disk leaves the original file whole, and the agent is told it was not written.
 
 The disk is a real one: a 64 KiB tmpfs mounted inside the workspace (this needs root, as in CI; where
-mounting is not allowed the test is skipped, and the unit test's injected ENOSPC still runs).
+mounting is not allowed the test is skipped outside CI, and the unit test's injected ENOSPC still runs).
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,8 @@ def small_disk(workspace: Path) -> Iterator[Path]:
         ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True, check=False
     )
     if mounted.returncode != 0:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI runs as root and must test a real full disk: {mounted.stderr.decode().strip()}")
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     try:
         yield disk
