@@ -17,6 +17,7 @@ from tests.support.driver import SessionDriver, started
 from tests.support.live import scripted_agent
 from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart
+from webclient.acp.version_memory import VersionMemory
 from webclient.domain.items import MessageItem, NoticeItem
 from webclient.domain.state import TurnState
 from webclient.settings import Settings
@@ -213,7 +214,8 @@ async def test_the_v1_answer_is_remembered_across_server_starts_so_only_the_firs
     async with started(settings(workspace, agent, record, "auto", state_dir=state)) as driver:
         assert len(notes(driver)) == 1
     remembered = json.loads((state / "protocol-versions.json").read_text())
-    assert remembered[agent]["version"] == 1
+    assert remembered[VersionMemory.entry_key(agent)]["version"] == 1
+    assert agent not in json.dumps(remembered)  # the command line itself is never written
     async with started(settings(workspace, agent, record, "auto", state_dir=state)) as again:
         assert again.state.agent_status is AgentStatus.READY and again.state.protocol_version == 1
         assert notes(again) == []
@@ -229,10 +231,12 @@ async def test_an_agent_that_names_another_version_of_itself_is_offered_v2_again
     state.mkdir()
     # What an older version of this agent answered; this one starts with v1 as remembered, names another
     # version of itself, and the entry goes: the next start offers v2 again (and learns it anew).
-    (state / "protocol-versions.json").write_text(json.dumps({agent: {"version": 1, "agent": "echo 0.0.1"}}))
+    (state / "protocol-versions.json").write_text(
+        json.dumps({VersionMemory.entry_key(agent): {"version": 1, "agent": "echo 0.0.1"}})
+    )
     async with started(settings(workspace, agent, record, "auto", state_dir=state)) as driver:
         assert driver.state.protocol_version == 1 and notes(driver) == []
-    assert agent not in json.loads((state / "protocol-versions.json").read_text())
+    assert VersionMemory.entry_key(agent) not in json.loads((state / "protocol-versions.json").read_text())
     async with started(settings(workspace, agent, record, "auto", state_dir=state)):
         pass
     assert [o["protocolVersion"] for o in offers(record)] == [1, 2, 1]
@@ -246,7 +250,10 @@ async def test_a_v2_agent_is_remembered_as_v2_and_protocol_1_never_writes(
     v2 = scripted_agent("v2_scripted")
     async with started(settings(workspace, v2, record, "auto", state_dir=state)) as driver:
         assert driver.state.protocol_version == 2
-    assert json.loads((state / "protocol-versions.json").read_text())[v2]["version"] == 2
+    assert (
+        json.loads((state / "protocol-versions.json").read_text())[VersionMemory.entry_key(v2)]["version"]
+        == 2
+    )
     other = tmp_path / "other"
     async with started(settings(workspace, scripted_agent("echo_agent"), record, "1", state_dir=other)):
         pass

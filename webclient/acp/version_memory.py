@@ -5,11 +5,16 @@ its answer in the user's state folder means only the very first start ever pays.
 the agent, started with v1, names another version of itself than the one that answered, so that an
 agent upgraded to v2 is offered v2 again. A file that cannot be read or written costs only that: a
 second start, never a failed one.
+
+Entries are keyed by a SHA-256 digest of the agent's command line or URL, never by the text itself: a
+command line can carry a secret in an argument, and a remote agent's URL a token in its query, and this
+file would otherwise keep them on disk.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -28,19 +33,24 @@ class VersionMemory:
     def __init__(self, state_dir: Path | None) -> None:
         self.path = state_dir / FILE_NAME if state_dir is not None else None
 
+    @staticmethod
+    def entry_key(key: str) -> str:
+        """The name of `key`'s entry in the file: a digest, so that the file holds no command or URL."""
+        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
     def answered(self, key: str) -> tuple[int, str] | None:
         """The version `key` answered last, and who answered (name and version), if remembered."""
-        entry = self._read().get(key)
+        entry = self._read().get(self.entry_key(key))
         if isinstance(entry, dict) and entry.get("version") in (1, 2) and isinstance(entry.get("agent"), str):
             return entry["version"], entry["agent"]
         return None
 
     def remember(self, key: str, version: int, agent: str) -> None:
-        self._write({**self._read(), key: {"version": version, "agent": agent}})
+        self._write({**self._read(), self.entry_key(key): {"version": version, "agent": agent}})
 
     def forget(self, key: str) -> None:
         entries = self._read()
-        if entries.pop(key, None) is not None:
+        if entries.pop(self.entry_key(key), None) is not None:
             self._write(entries)
 
     def _read(self) -> dict[str, Any]:
