@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,8 @@ class Browser:
         self._socket = socket
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Any]] = {}
+        # Events by method name (a trace's data, say): each handler gets the event's params.
+        self.listeners: dict[str, list[Callable[[dict[str, Any]], None]]] = {}
         self._reader = asyncio.create_task(self._read())
 
     async def call(self, method: str, session_id: str | None = None, **params: Any) -> Any:
@@ -117,9 +119,13 @@ class Browser:
     async def _read(self) -> None:
         async for raw in self._socket:
             message = json.loads(raw)
+            if "method" in message:  # an event
+                for handler in self.listeners.get(message["method"], ()):
+                    handler(message.get("params", {}))
+                continue
             future = self._waiting.pop(message.get("id", -1), None)
             if future is None or future.done():
-                continue  # an event: nothing here listens to events
+                continue
             if "error" in message:
                 future.set_exception(RuntimeError(f"CDP error: {message['error']}"))
             else:
