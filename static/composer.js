@@ -111,6 +111,7 @@
 
   // Each reference the composer holds is highlighted where it stands: a backdrop under the textarea
   // repeats its text (transparent) with a <mark> behind each token. Built with text nodes only.
+  var painted = null;  // what the backdrop shows: the tokens and the text it was painted for
   function paintTokens() {
     var box = element();
     var backdrop = byId("composer-tokens");
@@ -118,6 +119,11 @@
     var tokens = pills().map(function (pill) { return pill.getAttribute("data-token") || ""; })
       .filter(function (token) { return token !== ""; });
     var text = box.value;
+    // After most updates nothing changed here: painting again (and reading the box's scroll, which
+    // lays the page out) would be work for nothing.
+    var key = tokens.join("\u0000") + "\u0001" + text;
+    if (backdrop.firstChild && key === painted) { return; }
+    painted = key;
     backdrop.textContent = "";
     var at = 0;
     while (at < text.length) {

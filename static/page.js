@@ -125,6 +125,7 @@
 
   var PINNED_SLACK = 80;
   var pinned = true;
+  var placedAt = 0;  // where following last put the scroll position
 
   function atBottom(el) { return el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK; }
   function jump() { return document.querySelector('[data-action="jump-latest"]'); }
@@ -136,6 +137,7 @@
     if (!el) { return; }
     // An empty session shows its welcome from the top; a conversation from its latest entry.
     el.scrollTop = hasEntries() ? el.scrollHeight : 0;
+    placedAt = el.scrollTop;
     pinned = true;
     var button = jump();
     if (button) { button.hidden = true; }
@@ -151,11 +153,23 @@
 
   document.addEventListener("scroll", function (event) {
     if (event.target !== scroller()) { return; }
-    pinned = atBottom(scroller());
+    // The scroll event of our own move comes a frame later, when more may have arrived below: only a
+    // move up from where following put it (the reader's) unpins.
+    var el = scroller();
+    pinned = atBottom(el) || (pinned && el.scrollTop >= placedAt - 1);
     if (pinned && jump()) { jump().hidden = true; }
   }, { capture: true, passive: true });
 
-  document.addEventListener("htmx:wsAfterMessage", follow);
+  // Once an animation frame, however many updates came: following reads the layout, and reading it
+  // after each of hundreds of chunks a second would lay the page out for each (static/stream.js).
+  var followDue = false;
+  function followSoon() {
+    if (followDue) { return; }
+    followDue = true;
+    window.requestAnimationFrame(function () { followDue = false; follow(); });
+  }
+  window.webclient.followSoon = followSoon;
+  document.addEventListener("htmx:wsAfterMessage", followSoon);
   // Sending a prompt (typed, a chip or a starter's) is the user moving on: show what it brings.
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var elt = event.target;

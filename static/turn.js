@@ -79,7 +79,16 @@
     before.asking = request ? request.id : null;
   });
 
+  // The page says whether a turn runs (the answer's caret, static/conversation.css), from the badge the
+  // server renders; set only when it changes.
+  function markTurn() {
+    var turn = running() ? "working" : "idle";
+    if (document.body.getAttribute("data-turn") !== turn) { document.body.setAttribute("data-turn", turn); }
+  }
+  document.addEventListener("DOMContentLoaded", markTurn);
+
   document.addEventListener("htmx:wsAfterMessage", function () {
+    markTurn();
     var lost = before.focused && before.focused !== document.body && !before.focused.isConnected &&
       (document.activeElement === document.body || document.activeElement === null);
     if (lost && composer()) { composer().focus(); }

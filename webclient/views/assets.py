@@ -53,6 +53,7 @@ SCRIPTS = (
     "inspector.js",
     "slash.js",
     "page.js",
+    "stream.js",
     "playground.js",
 )
 URL_PREFIX = "/static/bundles/"
