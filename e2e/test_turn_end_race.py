@@ -22,6 +22,8 @@ from tests.support.live import LiveServer, scripted_agent, serve_in_thread
 from tests.support.pages import agent_messages, chips
 
 RUNS = int(os.environ.get("WEBCLIENT_RACE_RUNS", "10"))
+# Generous for a loaded two-core machine: a state change that never comes fails the run all the same.
+DEADLINE_MS = 30_000
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +40,21 @@ def send(page: Page, text: str) -> None:
 
 
 def idle_with(page: Page, *offered: str) -> None:
-    """The turn is over in the page: the status, Send and Cancel say so, and exactly `offered` is offered."""
-    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
-    expect(page.get_by_test_id("cancel")).to_have_count(0)
-    expect(page.get_by_test_id("send")).to_be_enabled()
-    expect(chips(page)).to_have_text(list(offered))
+    """The turn is over in the page, with no later event to bring it there: the status says "ready" (not
+    "working…"), Cancel is gone, Send works, and exactly `offered` is offered (no chip if none)."""
+    status = page.get_by_test_id("agent-status")
+    expect(status).to_have_attribute("data-state", "ready", timeout=DEADLINE_MS)
+    expect(status).to_have_text("ready", timeout=DEADLINE_MS)
+    expect(page.locator("body")).to_have_attribute("data-turn", "idle", timeout=DEADLINE_MS)
+    expect(page.get_by_test_id("cancel")).to_have_count(0, timeout=DEADLINE_MS)
+    expect(page.get_by_test_id("send")).to_be_enabled(timeout=DEADLINE_MS)
+    expect(chips(page)).to_have_text(list(offered), timeout=DEADLINE_MS)
+    if not offered:
+        expect(page.get_by_test_id("suggestions")).to_be_hidden(timeout=DEADLINE_MS)
+
+
+def answered(page: Page, text: str) -> None:
+    expect(agent_messages(page).last).to_contain_text(text, timeout=DEADLINE_MS)
 
 
 @pytest.mark.parametrize("run", range(RUNS))
@@ -52,18 +64,20 @@ def test_replacing_then_withdrawing_right_after_a_turn_leaves_the_page_idle_with
     open_signed_in(page, race_server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
     send(page, "hello")
+    answered(page, "You said: hello")
     idle_with(page, "Pick one", "Pick two")
     chips(page).nth(0).click()
-    expect(agent_messages(page).last).to_contain_text("You said: Pick one")
+    answered(page, "You said: Pick one")
     idle_with(page, "Pick one", "Pick two")
     send(page, "again")
-    expect(agent_messages(page).last).to_contain_text("You said: again")
+    answered(page, "You said: again")
     idle_with(page, "Pick one", "Pick two")
     chips(page).nth(1).click()
-    expect(agent_messages(page).last).to_contain_text("You said: Pick two")
+    answered(page, "You said: Pick two")
     idle_with(page, "Pick one", "Pick two")
     send(page, "replace")
+    answered(page, "ok replace")
     idle_with(page, "Second C")
     send(page, "withdraw")  # as soon as the page shows the answer: the issue's 0.1 s after it, or less
-    expect(agent_messages(page).last).to_contain_text("ok withdraw")
+    answered(page, "ok withdraw")
     idle_with(page)

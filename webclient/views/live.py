@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -31,6 +32,8 @@ MAX_QUEUED_FRAMES = 256
 # The longest the next frame waits for a slow tab to take its previous one: a stuck tab must not stall
 # the others (it is dropped once its queue is full).
 MAX_BACKLOG_WAIT = 0.5
+
+log = logging.getLogger(__name__)
 
 
 class _FrameQueue(asyncio.Queue[str | None]):
@@ -77,11 +80,17 @@ class Subscriber:
         try:
             self.frames.put_nowait(frame)
         except asyncio.QueueFull:
-            self.dropped = True
-            # Make room for the end-of-stream marker so the sender stops and the tab reconnects.
+            self.end()
+
+    def end(self) -> None:
+        """Send nothing more: the end-of-stream marker closes the tab's socket, and the tab reconnects."""
+        if self.dropped:
+            return
+        self.dropped = True
+        if self.frames.full():  # make room for the marker
             with contextlib.suppress(asyncio.QueueEmpty):
                 self.frames.get_nowait()
-            self.frames.put_nowait(None)
+        self.frames.put_nowait(None)
 
 
 class LiveHub:
@@ -254,8 +263,21 @@ class LiveHub:
             if wait > 0:  # changes keep coming: hold to the frame budget, so they coalesce
                 await asyncio.sleep(wait)
             await self._tabs_drained()
-            await self._flush()
+            try:
+                await self._flush()
+            except Exception:
+                # The changes this frame took are gone from the dirty set: a tab kept on would show the
+                # state before them for good (a finished turn left "working"). Each tab reconnects instead,
+                # and its fresh snapshot has everything; the flusher goes on for the next changes.
+                log.exception("a live frame failed to render; its tabs reconnect for a fresh snapshot")
+                self._drop_tabs()
             last = loop.time()
+
+    def _drop_tabs(self) -> None:
+        """End every tab's stream: each reconnects and is sent a snapshot of the state as it is then."""
+        for sub in list(self._subscribers):
+            sub.end()
+        self._subscribers.clear()
 
     async def _tabs_drained(self) -> None:
         """Wait (a bounded time) until every tab took its last frame: a backlog means it cannot keep up."""

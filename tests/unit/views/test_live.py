@@ -362,3 +362,36 @@ async def test_a_changed_item_is_rendered_once_per_frame_for_every_tab_that_know
     hub.flush()
     assert sorted(calls) == ["item oob=True", "tail"]  # one render of each, shared by both tabs
     assert drain(first)[-1] == drain(second)[-1]
+
+
+async def test_a_frame_that_fails_to_render_sends_its_tabs_to_a_fresh_snapshot_and_later_frames_go_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0)
+    hub.state.set_agent_status(AgentStatus.READY)
+    stale = hub.subscribe()
+    drain(stale)
+    real_region = render.region
+    failures = ["once"]
+
+    def failing_once(state: SessionState, key: str) -> str:
+        if failures:
+            failures.pop()
+            raise RuntimeError("a partial failed")
+        return real_region(state, key)
+
+    monkeypatch.setattr(render, "region", failing_once)
+    hub.start()
+    try:
+        hub.mark(hub.state.begin_turn([TextPart(text="hi")]))
+        # Its changes are lost with the frame: the tab must not stay on the state before them.
+        assert await asyncio.wait_for(stale.frames.get(), 5) is None
+        assert hub.subscriber_count == 0
+        fresh = hub.subscribe()  # the tab reconnected
+        (snapshot,) = drain(fresh)
+        assert 'data-state="working"' in str(snapshot)
+        hub.mark(hub.state.end_turn())
+        frame = await asyncio.wait_for(fresh.frames.get(), 5)  # the flusher still runs
+        assert 'data-state="ready"' in str(frame)
+    finally:
+        await hub.stop()
