@@ -32,6 +32,26 @@ class MessageChannel(Protocol):
     async def close(self) -> None: ...
 
 
+class InterceptingChannel:
+    """`MessageChannel.receive` for every transport: `receive_any` without batches, less what `intercept`
+    handled (it sees every object first, in arrival order)."""
+
+    _intercept: Intercept | None
+
+    async def receive_any(self, *, batches: bool = True) -> dict[str, Any] | list[Any] | None:
+        raise NotImplementedError
+
+    async def receive(self) -> dict[str, Any] | None:
+        while True:
+            message = await self.receive_any(batches=False)
+            if message is None:
+                return None
+            assert isinstance(message, dict)
+            if self._intercept is not None and self._intercept(message):
+                continue
+            return message
+
+
 class AgentEndpoint(Protocol):
     """One agent to talk to: a process here or a server elsewhere."""
 

@@ -13,21 +13,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable
 from typing import Any
 
+from webclient.acp.endpoint import GarbageCallback, Intercept, InterceptingChannel, OverflowCallback
 from webclient.acp.wire_values import parse_line
 
-GarbageCallback = Callable[[str], None]
-OverflowCallback = Callable[[int], None]
 # The longest line we take in (a message with a large file or image is legal and long). A longer one is
 # not kept whole: holding an endless line would let an agent grow the server's memory without limit.
 MAX_LINE_BYTES = 16 * 1024 * 1024
-# Returns True when it handled the message itself (the SDK never sees it).
-Intercept = Callable[[dict[str, Any]], bool]
 
 
-class NdjsonTransport:
+class NdjsonTransport(InterceptingChannel):
     """Implements the SDK's `acp._transport.Transport` protocol over a subprocess's pipes."""
 
     def __init__(
@@ -62,14 +58,7 @@ class NdjsonTransport:
         A line longer than ``max_line`` ends the stream: ``on_overflow`` is told how many bytes were read
         without a newline, and nothing more is read (the caller stops the agent).
         """
-        while True:
-            message = await self.receive_any(batches=False)
-            if message is None:
-                return None
-            assert isinstance(message, dict)
-            if self._intercept is not None and self._intercept(message):
-                continue
-            return message
+        return await super().receive()
 
     async def receive_any(self, *, batches: bool = True) -> dict[str, Any] | list[Any] | None:
         """The next JSON object, or (with `batches`) JSON array; None at end of stream. Anything else on a

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from webclient.acp.endpoint import GarbageCallback, Intercept
+from webclient.acp.endpoint import GarbageCallback, Intercept, InterceptingChannel
 
 # The largest message a remote agent may send (as on stdio: a file or an image is legal and long).
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -29,7 +29,7 @@ def dump(message: dict[str, Any] | list[Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-class FrameChannel:
+class FrameChannel(InterceptingChannel):
     """The receiving half of a `MessageChannel` over whole frames; `_next` is the transport's."""
 
     def __init__(self, on_garbage: GarbageCallback, intercept: Intercept | None) -> None:
@@ -39,16 +39,6 @@ class FrameChannel:
     async def _next(self) -> tuple[Any, str] | None:
         """The next frame as (its parsed value, its text); None once the stream has ended."""
         raise NotImplementedError
-
-    async def receive(self) -> dict[str, Any] | None:
-        while True:
-            message = await self.receive_any(batches=False)
-            if message is None:
-                return None
-            assert isinstance(message, dict)
-            if self._intercept is not None and self._intercept(message):
-                continue
-            return message
 
     async def receive_any(self, *, batches: bool = True) -> dict[str, Any] | list[Any] | None:
         while True:
