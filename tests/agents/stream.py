@@ -24,12 +24,12 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import wire
 
 SESSION = "stream-1"  # the session being answered; each session/new gets its own id
 out = sys.stdout
-sessions = 0
 END = "\u2016"
 
 
@@ -140,18 +140,17 @@ WORKLOADS = {
     "tool": tool,
 }
 
-while (msg := wire.read()) is not None:
-    method = msg.get("method")
-    if method == "initialize":
-        wire.respond(msg, wire.initialize_result())
-    elif method == "session/new":
-        sessions += 1
-        wire.respond(msg, {"sessionId": f"stream-{sessions}"})
-    elif method == "session/prompt":
-        SESSION = msg["params"]["sessionId"]
-        name, *args = wire.prompt_text(msg).split()
-        END = "\u2016" + (args.pop() if args and args[-1].startswith("#") else "")
-        values = (a if not a[0].isdigit() else float(a) if "." in a else int(a) for a in args)
-        WORKLOADS[name](*values)  # type: ignore[operator]
-        out.flush()
-        wire.respond(msg, {"stopReason": "end_turn"})
+
+def turn(request: dict[str, Any]) -> None:
+    """Run the workload the prompt names (`name arg... [#tag]`), then answer `end_turn`."""
+    global SESSION, END
+    SESSION = request["params"]["sessionId"]
+    name, *args = wire.prompt_text(request).split()
+    END = "\u2016" + (args.pop() if args and args[-1].startswith("#") else "")
+    values = (a if not a[0].isdigit() else float(a) if "." in a else int(a) for a in args)
+    WORKLOADS[name](*values)  # type: ignore[operator]
+    out.flush()
+    wire.respond(request, {"stopReason": "end_turn"})
+
+
+wire.serve(turn, sessions="stream")

@@ -45,15 +45,4 @@ def turn(request: dict[str, Any]) -> None:
     wire.respond(request, {"stopReason": "end_turn"})
 
 
-sessions = 0
-while (msg := wire.read()) is not None:
-    method = msg.get("method")
-    if method == "initialize":
-        wire.respond(msg, wire.initialize_result())
-    elif method == "session/new":
-        sessions += 1
-        wire.respond(msg, {"sessionId": f"race-{sessions}"})
-    elif method == "session/prompt":
-        turn(msg)
-    elif "id" in msg and "method" in msg:
-        wire.error(msg, -32601, f"method not found: {method}")
+wire.serve(turn, sessions="race")

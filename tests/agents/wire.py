@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -86,3 +87,21 @@ def record_pid(path: str | None, *pids: int) -> None:
 def stderr(*lines: str) -> None:
     sys.stderr.write("".join(line + "\n" for line in lines))
     sys.stderr.flush()
+
+
+def serve(turn: Callable[[dict[str, Any]], None], *, sessions: str) -> None:
+    """The usual agent, until stdin closes: it answers `initialize`, opens a session of its own for each
+    `session/new` (`<sessions>-1`, `<sessions>-2`, ...), hands each `session/prompt` to `turn` (which
+    answers it) and refuses any other request."""
+    opened = 0
+    while (msg := read()) is not None:
+        method = msg.get("method")
+        if method == "initialize":
+            respond(msg, initialize_result())
+        elif method == "session/new":
+            opened += 1
+            respond(msg, {"sessionId": f"{sessions}-{opened}"})
+        elif method == "session/prompt":
+            turn(msg)
+        elif "id" in msg and "method" in msg:
+            error(msg, -32601, f"method not found: {method}")
