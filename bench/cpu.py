@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import threading
 import time
 from pathlib import Path
+
+from sampling import Sampling  # bench/sampling.py: run as a script, this file's directory is on the path
 
 
 def cpu_ns(pid: int) -> int:
@@ -24,30 +25,18 @@ def cpu_ns(pid: int) -> int:
     return total
 
 
-class CpuSampler:
+class CpuSampler(Sampling):
     """Samples `pid`'s CPU time every `every` seconds while in use; `between` reads it off."""
 
     def __init__(self, pid: int, every: float = 0.005) -> None:
+        super().__init__(every)
         self._pid = pid
-        self._every = every
         self._times: list[float] = []  # wall clock, ms since the epoch
         self._cpu: list[int] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def __enter__(self) -> CpuSampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self._times.append(time.time() * 1000)
-            self._cpu.append(cpu_ns(self._pid))
-            self._stop.wait(self._every)
+    def sample(self) -> None:
+        self._times.append(time.time() * 1000)
+        self._cpu.append(cpu_ns(self._pid))
 
     def at(self, when_ms: float) -> float:
         """CPU nanoseconds at a wall-clock time, interpolated between the samples around it."""

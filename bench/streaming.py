@@ -40,6 +40,7 @@ from pathlib import Path
 import cdp  # bench/cdp.py: run as a script, this file's directory is on the path
 import httpx
 from cpu import CpuSampler
+from sampling import Sampling
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,30 +136,23 @@ def rss_mb(pid: int) -> float:
     return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
 
 
-class LagProbe:
+class LagProbe(Sampling):
     """Another tab's service while a workload runs: the slowest answer to a small request, in ms."""
 
     def __init__(self, base: str) -> None:
+        super().__init__(every=0.005)
         self._base = base
-        self._stop = threading.Event()
         self.worst = 0.0
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self) -> LagProbe:
-        self._thread.start()
-        return self
+        self._client = httpx.Client(timeout=60)
 
     def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join()
+        super().__exit__()
+        self._client.close()
 
-    def _run(self) -> None:
-        with httpx.Client(timeout=60) as client:
-            while not self._stop.is_set():
-                started = time.perf_counter()
-                client.get(self._base + "/favicon.ico")
-                self.worst = max(self.worst, (time.perf_counter() - started) * 1000)
-                self._stop.wait(0.005)
+    def sample(self) -> None:
+        started = time.perf_counter()
+        self._client.get(self._base + "/favicon.ico")
+        self.worst = max(self.worst, (time.perf_counter() - started) * 1000)
 
 
 # --- one workload in a page -----------------------------------------------------------------------------
