@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 from markupsafe import Markup
@@ -13,6 +14,7 @@ from webclient.domain.items import Item
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
+from webclient.views.weight import OFF_LOOP_CHARS
 
 
 def drain(sub: Subscriber) -> list[str | None]:
@@ -393,5 +395,35 @@ async def test_a_frame_that_fails_to_render_sends_its_tabs_to_a_fresh_snapshot_a
         hub.mark(hub.state.end_turn())
         frame = await asyncio.wait_for(fresh.frames.get(), 5)  # the flusher still runs
         assert 'data-state="ready"' in str(frame)
+    finally:
+        await hub.stop()
+
+
+async def test_a_change_made_while_a_heavy_frame_renders_off_the_loop_goes_out_in_the_next_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0)
+    sub = hub.subscribe()
+    drain(sub)
+    rendering, changed = threading.Event(), threading.Event()
+    real_item = render.item
+
+    def item_held(state: SessionState, entry: Item, *, oob: bool = False) -> str:
+        if threading.current_thread() is not threading.main_thread() and not rendering.is_set():
+            rendering.set()  # the heavy frame renders on its worker thread: hold it there
+            changed.wait(5)
+        return real_item(state, entry, oob=oob)
+
+    monkeypatch.setattr(render, "item", item_held)
+    hub.start()
+    try:
+        agent_says(hub, "x" * (OFF_LOOP_CHARS + 1))
+        assert await asyncio.to_thread(rendering.wait, 5)
+        hub.mark(hub.state.set_agent_status(AgentStatus.READY))  # the frame took its changes already
+        changed.set()
+        heavy_frame = await asyncio.wait_for(sub.frames.get(), 5)
+        assert 'data-state="ready"' not in str(heavy_frame)
+        # The flusher was woken again while it rendered: nothing waits for a later change.
+        assert 'data-state="ready"' in str(await asyncio.wait_for(sub.frames.get(), 5))
     finally:
         await hub.stop()
