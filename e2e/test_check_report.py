@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import ConsoleMessage, Page, expect
+from playwright.sync_api import Page, expect
 
+from tests.support.console import watch_problems
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import agent_argv
 
@@ -44,14 +45,7 @@ def report(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 def test_the_report_opens_offline_without_a_console_error_and_passes_axe(
     sized_page: Page, layout: Layout, report: Path
 ) -> None:
-    messages: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type in ("error", "warning"):
-            messages.append(message.text)
-
-    sized_page.on("console", on_console)
-    sized_page.on("pageerror", lambda error: messages.append(str(error)))
+    messages = watch_problems(sized_page)
     sized_page.route(
         "**/*",
         lambda route: route.abort() if not route.request.url.startswith("file:") else route.continue_(),

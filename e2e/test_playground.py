@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import ConsoleMessage, Page, expect
+from playwright.sync_api import Page, expect
 
+from tests.support.console import watch_problems
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer
 
@@ -19,18 +20,6 @@ LISTING = [
 ]  # fmt: skip
 
 
-def watch(page: Page) -> list[str]:
-    problems: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type in ("error", "warning"):
-            problems.append(message.text)
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    return problems
-
-
 def show(page: Page, text: str) -> None:
     page.get_by_test_id("playground-input").fill(text)
     page.get_by_test_id("playground-show").click()
@@ -40,7 +29,7 @@ def show(page: Page, text: str) -> None:
 def test_the_header_leads_to_the_playground_which_shows_a_list_in_every_style(
     sized_page: Page, layout: Layout, server: LiveServer
 ) -> None:
-    problems = watch(sized_page)
+    problems = watch_problems(sized_page)
     sized_page.goto(server.url)
     if layout.phone:
         sized_page.get_by_test_id("header-menu").click()
@@ -61,7 +50,7 @@ def test_the_header_leads_to_the_playground_which_shows_a_list_in_every_style(
 
 
 def test_the_share_link_holds_the_list_and_opens_it_again(page: Page, server: LiveServer) -> None:
-    problems = watch(page)
+    problems = watch_problems(page)
     page.goto(f"{server.base}/playground")
     page.get_by_test_id("playground-type").and_(page.locator('[data-type="image"]')).check()
     show(page, json.dumps(LISTING[:1]))

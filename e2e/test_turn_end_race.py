@@ -5,7 +5,8 @@ withdrawn chip "Soon gone" still offered) in about one run in four: prompt, clic
 click the second chip, then `replace` (`[]`, a chunk, `["First A", "First B"]`, 0.3 s later
 `["Second C"]`, the answer) and, right after its answer, `withdraw` (`[]`, a chunk, `["Soon gone"]`,
 0.3 s later `[]`, the answer). The scripted v1 agent is tests/agents/suggestion_race.py. Each run must
-end with the page idle and no chip offered; `WEBCLIENT_RACE_RUNS` sets how many runs (default 10).
+end with the page idle and no chip offered, and with no script error or failed swap on the way;
+`WEBCLIENT_RACE_RUNS` sets how many runs (default 10).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.browser import open_signed_in
+from tests.support.console import watch_problems
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
 from tests.support.pages import agent_messages, chips
 
@@ -61,6 +63,7 @@ def answered(page: Page, text: str) -> None:
 def test_replacing_then_withdrawing_right_after_a_turn_leaves_the_page_idle_with_no_list(
     page: Page, race_server: LiveServer, run: int
 ) -> None:
+    problems = watch_problems(page)  # a swap htmx could not make, or a script that threw mid-frame
     open_signed_in(page, race_server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
     send(page, "hello")
@@ -81,3 +84,4 @@ def test_replacing_then_withdrawing_right_after_a_turn_leaves_the_page_idle_with
     send(page, "withdraw")  # as soon as the page shows the answer: the issue's 0.1 s after it, or less
     answered(page, "ok withdraw")
     idle_with(page)
+    assert problems == []
