@@ -1,0 +1,158 @@
+"""The kept-transcript database: what it writes, its bounds (age, total size), delete, and its modes."""
+
+from __future__ import annotations
+
+import asyncio
+import stat
+import time
+from pathlib import Path
+
+from webclient.acp.models import Notice, NoticeLevel, TextPart
+from webclient.domain.items import Item, MessageItem, NoticeItem, ToolCallItem
+from webclient.domain.kept import KeptEntry, KeptSummary, bounded, copy_text, rebuild, to_entry
+from webclient.domain.transcript_store import Bounds, Put, TranscriptDatabase, TranscriptStore
+
+DAY = 86400.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def put(key: str, updated: float, *texts: str) -> Put:
+    summary = KeptSummary(key, "demo", "Demo", f"agent-{key}", f"title {key}", updated, updated)
+    entries = {
+        f"msg-{i}": (i, KeptEntry(kind="message", role="user" if i % 2 == 0 else "agent", text=text))
+        for i, text in enumerate(texts)
+    }
+    return Put(summary, entries)
+
+
+def database(
+    tmp_path: Path, clock: Clock, max_bytes: int = 10**9, max_age: float = 30 * DAY
+) -> TranscriptDatabase:
+    return TranscriptDatabase(tmp_path / "state" / "transcripts", Bounds(max_bytes, max_age), clock)
+
+
+def test_a_transcript_reads_back_in_order_with_its_later_changes(tmp_path: Path) -> None:
+    clock = Clock()
+    db = database(tmp_path, clock)
+    db.write([put("a", clock.now, "hello", "Hi")])
+    later = put("a", clock.now + 1)
+    later.entries = {"msg-1": (1, KeptEntry(kind="message", role="agent", text="Hi there"))}
+    db.write([later])
+    kept = db.load("a")
+    assert kept is not None
+    assert [e.text for e in kept.entries] == ["hello", "Hi there"]
+    assert kept.summary.size == len(
+        KeptEntry(kind="message", role="user", text="hello").model_dump_json()
+    ) + len(KeptEntry(kind="message", role="agent", text="Hi there").model_dump_json())
+
+
+def test_transcripts_older_than_the_age_bound_are_pruned_at_the_next_write(tmp_path: Path) -> None:
+    clock = Clock()
+    db = database(tmp_path, clock, max_age=7 * DAY)
+    db.write([put("old", clock.now, "x"), put("recent", clock.now + 5 * DAY, "y")])
+    clock.now += 8 * DAY
+    pruned = db.write([put("new", clock.now, "z")])
+    assert pruned == ["old"]
+    assert [s.key for s in db.summaries()] == ["new", "recent"]
+    assert db.load("old") is None
+
+
+def test_past_the_size_bound_the_oldest_go_first_and_a_held_one_stays(tmp_path: Path) -> None:
+    clock = Clock()
+    one = len(KeptEntry(kind="message", role="user", text="x" * 1000).model_dump_json())
+    db = database(tmp_path, clock, max_bytes=2 * one)
+    db.write([put("first", clock.now, "x" * 1000), put("second", clock.now + 1, "x" * 1000)])
+    assert [s.key for s in db.summaries()] == ["second", "first"]
+    pruned = db.write([put("third", clock.now + 2, "x" * 1000)], held=frozenset({"first"}))
+    assert pruned == ["second"]  # the oldest not held
+    assert {s.key for s in db.summaries()} == {"first", "third"}
+    assert sum(s.size for s in db.summaries()) <= 2 * one
+
+
+def test_delete_removes_a_transcript_and_its_entries(tmp_path: Path) -> None:
+    clock = Clock()
+    db = database(tmp_path, clock)
+    db.write([put("a", clock.now, "secret"), put("b", clock.now, "other")])
+    assert db.delete("a") is True
+    assert db.delete("a") is False
+    assert db.load("a") is None
+    count = db.connection.execute("SELECT COUNT(*) FROM entries WHERE key = 'a'").fetchone()[0]
+    assert count == 0
+    assert [s.key for s in db.summaries()] == ["b"]
+
+
+def test_the_folder_and_the_files_are_the_users_alone(tmp_path: Path) -> None:
+    clock = Clock()
+    db = database(tmp_path, clock)
+    db.write([put("a", clock.now, "x")])
+    folder = tmp_path / "state" / "transcripts"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    for path in folder.iterdir():  # the database and its -wal and -shm files
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    assert db.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_the_store_batches_writes_on_its_thread_and_answers_reads_after_them(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = TranscriptStore(tmp_path / "transcripts", Bounds(10**9, 30 * DAY))
+        store.start()
+        try:
+            for n in range(50):  # a streamed answer: many puts of the same entry
+                store.put(put("a", time.time(), "hello " * n))
+            await store.flushed()
+            kept = await store.load("a")
+            assert kept is not None and kept.entries[0].text == "hello " * 49
+            assert [s.key for s in await store.summaries()] == ["a"]
+            assert await store.delete("a") is True
+            assert await store.load("a") is None
+        finally:
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_store_that_cannot_open_its_folder_says_so_and_keeps_nothing(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+
+    async def scenario() -> None:
+        store = TranscriptStore(blocker / "transcripts", Bounds(10**9, DAY))
+        store.start()
+        try:
+            store.put(put("a", 1.0, "x"))
+            assert await store.summaries() == []
+            assert store.problem is not None and "cannot open" in store.problem
+        finally:
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_entries_round_trip_into_a_transcript_the_page_can_show() -> None:
+    user = MessageItem(role="user", parts=[TextPart(text="fix the <b>bug</b>")])
+    agent = MessageItem(role="agent", parts=[TextPart(text="Done.")])
+    tool = ToolCallItem(tool_call_id="t1", title="Edit main.py", kind="edit", status="completed")
+    items: list[Item] = [user, agent, tool]
+    entries = [e for e in map(to_entry, items) if e is not None]
+    transcript = rebuild(entries)
+    kinds = [type(item).__name__ for item in transcript.items]
+    assert kinds == ["MessageItem", "MessageItem", "ToolCallItem"]
+    assert isinstance(transcript.items[0], MessageItem) and transcript.items[0].text == "fix the <b>bug</b>"
+    text = copy_text("a title", entries)
+    assert (
+        "User: fix the <b>bug</b>" in text and "Agent: Done." in text and "[tool call: Edit main.py" in text
+    )
+
+
+def test_a_long_text_is_kept_cut_and_says_how_much_was_left() -> None:
+    assert bounded("abcdef", 4) == "abcd\n\n[2 more characters were not kept]"
+    notice = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text="w"))
+    entry = to_entry(notice)
+    assert entry is not None and entry.level is NoticeLevel.WARNING

@@ -1,0 +1,301 @@
+"""The kept transcripts on disk: one SQLite database in the user's state folder, written by one thread.
+
+`TranscriptDatabase` is the database itself (synchronous, one connection): transcripts are written in
+batches, one transaction each, in WAL mode, so a server killed at any moment leaves every batch it
+committed; then the store is pruned to its bounds (age, then total size, oldest first; a transcript
+being written by an open session is held, never pruned). The folder is the user's alone (0700) and so
+is the file (0600).
+
+`TranscriptStore` runs the database on a worker thread that owns it: the event loop only queues writes
+(`put`, never waiting) and awaits reads. Everything that can fail on disk (`sqlite3.Error`, `OSError`,
+a row that does not read back as a `KeptEntry`) is caught in one place, `_Worker.run_one`: it is
+logged, said in `problem`, and costs only what was not written or read, never a session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from webclient.domain.kept import KeptEntry, KeptSummary, KeptTranscript
+
+log = logging.getLogger(__name__)
+
+FOLDER_NAME = "transcripts"
+FILE_NAME = "transcripts.sqlite3"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS transcripts (
+    key TEXT PRIMARY KEY, agent_key TEXT NOT NULL, agent_label TEXT NOT NULL, session_id TEXT,
+    title TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL, size INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS transcripts_by_update ON transcripts (updated);
+CREATE TABLE IF NOT EXISTS entries (
+    key TEXT NOT NULL REFERENCES transcripts (key) ON DELETE CASCADE, entry_id TEXT NOT NULL,
+    position INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (key, entry_id));
+"""
+_SUMMARY = "SELECT key, agent_key, agent_label, session_id, title, created, updated, size FROM transcripts"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How much the store keeps: `max_bytes` of entries in all, none older than `max_age` seconds."""
+
+    max_bytes: int
+    max_age: float
+
+
+@dataclass
+class Put:
+    """One session's transcript, as it stands: its summary, and the entries that changed since the last
+    put (entry id, position, entry)."""
+
+    summary: KeptSummary
+    entries: dict[str, tuple[int, KeptEntry]] = field(default_factory=dict)
+
+
+class TranscriptDatabase:
+    """The SQLite file, opened (and created, user-only) in `folder`; for one thread at a time."""
+
+    def __init__(self, folder: Path, bounds: Bounds, clock: Callable[[], float] = time.time) -> None:
+        self.path = folder / FILE_NAME
+        self.bounds = bounds
+        self.clock = clock
+        _private_folder(folder)
+        # Created user-only before SQLite opens it; its -wal and -shm files take the same mode.
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.chmod(self.path, 0o600)
+        self.connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute("PRAGMA synchronous=NORMAL")  # in WAL: a killed process loses nothing
+        self.connection.execute("PRAGMA foreign_keys=ON")
+        self.connection.execute("PRAGMA busy_timeout=5000")  # another server on the same folder
+        self.connection.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def write(self, puts: Iterable[Put], held: frozenset[str] = frozenset()) -> list[str]:
+        """Write the puts in one transaction, then prune; returns the keys pruned."""
+        db = self.connection
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for put in puts:
+                self._write_one(put)
+            pruned = self._prune(held)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return pruned
+
+    def _write_one(self, put: Put) -> None:
+        s = put.summary
+        self.connection.execute(
+            "INSERT INTO transcripts (key, agent_key, agent_label, session_id, title, created, updated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET session_id = excluded.session_id, "
+            "title = excluded.title, updated = excluded.updated",
+            (s.key, s.agent_key, s.agent_label, s.session_id, s.title, s.created, s.updated),
+        )
+        self.connection.executemany(
+            "INSERT INTO entries (key, entry_id, position, body) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (key, entry_id) DO UPDATE SET body = excluded.body",
+            [
+                (s.key, entry_id, pos, entry.model_dump_json())
+                for entry_id, (pos, entry) in put.entries.items()
+            ],
+        )
+        self.connection.execute(
+            "UPDATE transcripts SET size = (SELECT COALESCE(SUM(LENGTH(CAST(body AS BLOB))), 0) "
+            "FROM entries WHERE key = ?) WHERE key = ?",
+            (s.key, s.key),
+        )
+
+    def _prune(self, held: frozenset[str]) -> list[str]:
+        """Drop what is too old, then the oldest until the rest fits; a held transcript stays."""
+        rows = self.connection.execute(
+            "SELECT key, updated, size FROM transcripts ORDER BY updated"
+        ).fetchall()
+        cutoff = self.clock() - self.bounds.max_age
+        total = sum(size for _, _, size in rows)
+        pruned: list[str] = []
+        for key, updated, size in rows:
+            if key in held:
+                continue
+            if updated < cutoff or total > self.bounds.max_bytes:
+                pruned.append(key)
+                total -= size
+        self.connection.executemany("DELETE FROM transcripts WHERE key = ?", [(key,) for key in pruned])
+        return pruned
+
+    def summaries(self) -> list[KeptSummary]:
+        """Every kept transcript, the most recently written first."""
+        rows = self.connection.execute(f"{_SUMMARY} ORDER BY updated DESC").fetchall()
+        return [KeptSummary(*row) for row in rows]
+
+    def load(self, key: str) -> KeptTranscript | None:
+        row = self.connection.execute(f"{_SUMMARY} WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        bodies = self.connection.execute(
+            "SELECT body FROM entries WHERE key = ? ORDER BY position", (key,)
+        ).fetchall()
+        return KeptTranscript(KeptSummary(*row), tuple(KeptEntry.model_validate_json(b) for (b,) in bodies))
+
+    def delete(self, key: str) -> bool:
+        return self.connection.execute("DELETE FROM transcripts WHERE key = ?", (key,)).rowcount > 0
+
+
+def _private_folder(folder: Path) -> None:
+    """The folder exists and only its user may enter it (the state folder above it too, if we make it)."""
+    folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
+
+
+class TranscriptStore:
+    """The database on a worker thread of its own: writes are queued and batched, reads awaited.
+
+    `folder` None keeps nothing (every call is a no-op, reads find nothing).
+    """
+
+    def __init__(self, folder: Path | None, bounds: Bounds) -> None:
+        self.folder = folder
+        self.bounds = bounds
+        self.problem: str | None = None  # the last failure, as it should be told
+        self._worker: _Worker | None = None
+        self._held: set[str] = set()  # transcripts open sessions still write: never pruned
+
+    def start(self) -> None:
+        if self.folder is not None and self._worker is None:
+            self._worker = _Worker(self, self.folder)
+            self._worker.start()
+
+    def close(self) -> None:
+        """Write what is queued, close the database and end the thread."""
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.stop()
+
+    def hold(self, key: str) -> None:
+        self._held.add(key)
+
+    def release(self, key: str) -> None:
+        self._held.discard(key)
+
+    def put(self, put: Put) -> None:
+        """Queue a write; it goes out with the next batch (never waits, never raises)."""
+        if self._worker is not None:
+            self._worker.jobs.put(put)
+
+    async def summaries(self) -> list[KeptSummary]:
+        return await self._ask(lambda db: db.summaries(), [])
+
+    async def load(self, key: str) -> KeptTranscript | None:
+        return await self._ask(lambda db: db.load(key), None)
+
+    async def delete(self, key: str) -> bool:
+        return await self._ask(lambda db: db.delete(key), False)
+
+    async def flushed(self) -> None:
+        """Until every write queued before this call is on disk."""
+        await self._ask(lambda db: None, None)
+
+    async def _ask(self, call: Callable[[TranscriptDatabase], T], default: T) -> T:
+        if self._worker is None:
+            return default
+        future: Future[Any] = Future()
+        self._worker.jobs.put(_Read(call, future, default))
+        result: T = await asyncio.wrap_future(future)
+        return result
+
+    def failed(self, what: str, exc: BaseException) -> None:
+        self.problem = f"{what}: {exc}"
+        log.warning("kept transcripts (%s): %s", self.folder, self.problem)
+
+    @property
+    def held(self) -> frozenset[str]:
+        return frozenset(self._held)
+
+
+@dataclass
+class _Read:
+    call: Callable[[TranscriptDatabase], Any]
+    future: Future[Any]
+    default: Any
+
+
+_STOP = object()
+
+
+class _Worker:
+    """The thread that owns the database: it takes every job queued, writes the puts among them as one
+    batch, then answers the reads in order."""
+
+    def __init__(self, store: TranscriptStore, folder: Path) -> None:
+        self.store = store
+        self.folder = folder
+        self.jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self.run, name="transcript-store", daemon=True)
+        self.db: TranscriptDatabase | None = None
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.jobs.put(_STOP)
+        self.thread.join(timeout=30)
+
+    def run(self) -> None:
+        self.db = self.run_one("cannot open the database", self._open, None)
+        stopping = False
+        while not stopping:
+            jobs = [self.jobs.get()]
+            while not self.jobs.empty():
+                jobs.append(self.jobs.get())
+            stopping = any(job is _STOP for job in jobs)
+            self._batch([job for job in jobs if job is not _STOP])
+        if self.db is not None:
+            self.run_one("cannot close the database", self.db.close, None)
+
+    def _open(self) -> TranscriptDatabase:
+        return TranscriptDatabase(self.folder, self.store.bounds)
+
+    def _batch(self, jobs: Sequence[Any]) -> None:
+        puts: dict[str, Put] = {}
+        for job in jobs:
+            if isinstance(job, Put):  # one session's puts merge: its latest summary, every entry changed
+                merged = puts.setdefault(job.summary.key, Put(job.summary))
+                merged.summary = job.summary
+                merged.entries.update(job.entries)
+        db = self.db
+        if puts and db is not None:
+            self.run_one("cannot write", lambda: db.write(puts.values(), self.store.held), None)
+        for job in jobs:
+            if isinstance(job, _Read):
+                job.future.set_result(self._read(job, db))
+
+    def _read(self, read: _Read, db: TranscriptDatabase | None) -> Any:
+        if db is None:
+            return read.default
+        return self.run_one("cannot read", lambda: read.call(db), read.default)
+
+    def run_one(self, what: str, call: Callable[[], T], default: T) -> T:
+        """The one place a failure of the store is caught: said, logged, and answered by `default`."""
+        try:
+            return call()
+        except (sqlite3.Error, OSError, ValidationError, ValueError) as exc:
+            self.store.failed(what, exc)
+            return default
