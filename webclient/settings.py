@@ -62,6 +62,11 @@ class Settings(BaseSettings):
     protocol: Literal["auto", "1", "2"] = "auto"
     # Where webclient keeps what it learnt between starts (which ACP version each agent answered).
     state_dir: Path = Field(default_factory=default_state_dir)
+    # Keep each used session's transcript in <state_dir>/transcripts/ (SQLite), within these bounds: the
+    # oldest go first past the total size (MiB), and none is kept longer than the age (days).
+    keep_transcripts: bool = False
+    kept_transcripts_max_mb: int = Field(default=256, ge=1)
+    kept_transcripts_max_days: float = Field(default=30.0, gt=0)
     initialize_timeout: float = Field(default=30.0, gt=0)
     # The frame budget: the least time between two live frames while changes keep coming (4 ms: a chunk
     # waits at most that long; a tab that has not taken its last frame holds the next one anyway). After a

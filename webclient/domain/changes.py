@@ -22,6 +22,10 @@ class ChangeSink(Protocol):
 
     def mark(self, keys: Iterable[str]) -> None: ...
 
+    def watch(self, watcher: Callable[[set[str]], None]) -> None:
+        """Tell `watcher` every set of keys marked from now on (the transcript keeper listens so)."""
+        ...
+
 
 SinkT = TypeVar("SinkT", bound=ChangeSink)
 SinkFactory = Callable[[SessionState], SinkT]
@@ -32,6 +36,7 @@ class PendingChanges:
 
     def __init__(self) -> None:
         self.keys: set[str] = set()
+        self.watchers: list[Callable[[set[str]], None]] = []
 
     def start(self) -> None:
         return None
@@ -40,7 +45,13 @@ class PendingChanges:
         return None
 
     def mark(self, keys: Iterable[str]) -> None:
-        self.keys.update(keys)
+        marked = set(keys)
+        self.keys.update(marked)
+        for watcher in self.watchers:
+            watcher(marked)
+
+    def watch(self, watcher: Callable[[set[str]], None]) -> None:
+        self.watchers.append(watcher)
 
     @classmethod
     def factory(cls, _: SessionState) -> PendingChanges:

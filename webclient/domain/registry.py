@@ -26,12 +26,14 @@ from webclient.acp.wire_log import WireLog
 from webclient.agent_config import mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
+from webclient.domain.keeping import TranscriptKeeper
 from webclient.domain.live_session import LiveSession
 from webclient.domain.protected import ProtectedPaths
 from webclient.domain.reasons import error_detail, failure_text
 from webclient.domain.route import AgentRoute
 from webclient.domain.sidebar import AgentChoice, SessionLink, Sidebar, StoredSession
 from webclient.domain.supervisor import AgentSupervisor
+from webclient.domain.transcript_store import FOLDER_NAME, Bounds, TranscriptStore
 from webclient.errors import AgentError, Refused
 from webclient.settings import Settings
 
@@ -59,6 +61,13 @@ class SessionRegistry(Generic[SinkT]):
         self._ids = itertools.count(1)
         self._closing: set[str] = set()  # local ids of sessions waiting for the agent's session/close
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Each used session's transcript on disk (`keep_transcripts`), one keeper per live session.
+        folder = settings.state_dir / FOLDER_NAME if settings.keep_transcripts else None
+        bounds = Bounds(
+            settings.kept_transcripts_max_mb * 1024 * 1024, settings.kept_transcripts_max_days * 86400
+        )
+        self.transcripts = TranscriptStore(folder, bounds)
+        self._keepers: dict[str, TranscriptKeeper] = {}
         self._add(self.agents[self.default_agent])  # a fresh server opens on one session
 
     @property
@@ -90,6 +99,7 @@ class SessionRegistry(Generic[SinkT]):
     # --- lifecycle --------------------------------------------------------------------------------------
 
     async def start(self) -> None:
+        self.transcripts.start()
         for live in self.sessions.values():
             live.start()
         self.supervisor.start()
@@ -102,6 +112,9 @@ class SessionRegistry(Generic[SinkT]):
             await live.close()
         for route in self.agents.values():
             await route.supervisor.stop()
+        for keeper in self._keepers.values():
+            keeper.close()
+        await asyncio.to_thread(self.transcripts.close)  # what was queued is written first
 
     async def restart(self, agent_key: str | None = None) -> None:
         """A fresh process for one agent; each of its sessions continues in a new agent session, its
@@ -254,6 +267,9 @@ class SessionRegistry(Generic[SinkT]):
         live.set_agent_status(supervisor.status)
         live.hub.mark(live.state.set_sign_in(supervisor.sign_in))
         route.introduce(live)
+        if self.settings.keep_transcripts:
+            keeper = self._keepers[live.local_id] = TranscriptKeeper(live.state, self.transcripts)
+            live.hub.watch(keeper.changed)
         self.sessions[live.local_id] = live
         self.refresh_sidebars()
         return live
@@ -274,6 +290,8 @@ class SessionRegistry(Generic[SinkT]):
     async def _drop(self, live: LiveSession[SinkT]) -> None:
         self.sessions.pop(live.local_id, None)
         await live.close()
+        if keeper := self._keepers.pop(live.local_id, None):
+            keeper.close()
         self.refresh_sidebars()
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from webclient.aio import cancel_and_wait
@@ -108,6 +108,7 @@ class LiveHub:
         self._format_timers: dict[str, asyncio.TimerHandle] = {}
         self.frames_sent = 0
         self.inspector = inspector  # None: no protocol inspector
+        self._watchers: list[Callable[[set[str]], None]] = []
 
     def start(self) -> None:
         if self._task is None:
@@ -127,9 +128,17 @@ class LiveHub:
 
     def mark(self, keys: Iterable[str]) -> None:
         """Note that these parts of the state changed; they go out with the next frame."""
+        if self._watchers:
+            keys = set(keys)
+            for watcher in self._watchers:
+                watcher(keys)
         self._dirty.update(keys)
         if self._dirty:
             self._wake.set()
+
+    def watch(self, watcher: Callable[[set[str]], None]) -> None:
+        """Tell `watcher` every set of keys marked from now on (the transcript keeper listens so)."""
+        self._watchers.append(watcher)
 
     def subscribe(self) -> Subscriber:
         """A new tab: it gets a full snapshot first, then every later change."""
