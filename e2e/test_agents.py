@@ -9,13 +9,13 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.support import screenshots
-from tests.support.accessibility import describe, violations
+from tests.support.accessibility import assert_accessible
 from tests.support.browser import open_signed_in, sign_in
 from tests.support.live import AGENTS, LiveServer, scripted_agent, serve_in_thread
 from tests.support.pages import agent_messages, chips, prompt
@@ -55,17 +55,6 @@ def key_agent(e2e_workspace: Path, own_config_home: Path) -> Iterator[LiveServer
         yield live
 
 
-def violations_in(page: Page, selector: str) -> list[dict[str, Any]]:
-    """axe-core's critical and serious violations inside the elements matching `selector` (the parts
-    of the page this feature adds)."""
-    violations(page)  # loads axe-core into the page
-    result: dict[str, Any] = page.evaluate(
-        "async (selector) => await window.axe.run({include: [[selector]]}, {resultTypes: ['violations']})",
-        selector,
-    )
-    return [v for v in result["violations"] if v.get("impact") in ("critical", "serious")]
-
-
 def shoot_variants(browser: Browser, server: LiveServer, path: str, name: str) -> None:
     """Screenshots of `path` in every size and colour scheme (each in a browser context of its own)."""
     if not screenshots.wanted():
@@ -81,9 +70,8 @@ def shoot_variants(browser: Browser, server: LiveServer, path: str, name: str) -
 
 
 def shoot_here(page: Page, name: str) -> None:
-    """Screenshots of the page as it is now (a passing state) in every size and colour scheme."""
-    if not screenshots.wanted():
-        return
+    """Screenshots of the page as it is now (a passing state) in every size and colour scheme, each size
+    scanned with axe-core whether or not the run takes screenshots."""
     for variant, (viewport, scheme) in VARIANTS.items():
         # Reduced motion: the phone's sessions drawer slides away without a transition to catch midway.
         page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
@@ -152,8 +140,6 @@ def test_two_agents_answer_side_by_side_in_two_sessions(
     agents = page.get_by_test_id("session-agent")
     expect(agents).to_have_text(["Demo agent", "Echo"])
     prompt(page, "and again")  # the Echo session goes on
-    for part in (".new-session", '[data-testid="session-agent"]', '[data-testid="agent-name"]'):
-        assert not violations_in(page, part), describe(violations_in(page, part))
     screenshot(page, "agents-two-sessions")
     shoot_variants(browser, two_agents, "/s/s2", "agents-echo")
     shoot_variants(browser, two_agents, "/s/s1", "agents-demo")
@@ -166,7 +152,7 @@ def test_signing_in_with_an_api_key_in_the_page(page: Page, browser: Browser, ke
     expect(sign_in.get_by_test_id("auth-command")).to_contain_text("env_sign_in.py --login")
     key = sign_in.get_by_test_id("auth-var")
     expect(key).to_have_attribute("type", "password")
-    assert not violations_in(page, "#auth"), describe(violations_in(page, "#auth"))
+    assert_accessible(page, "the sign-in card")
     shoot_variants(browser, key_agent, "/s/s1", "agents-sign-in")
 
     sign_in.get_by_test_id("auth-method").click()  # a browser login that never answers

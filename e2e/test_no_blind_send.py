@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.accessibility import EVERY_IMPACT
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer
 from tests.support.pages import (
@@ -50,7 +49,7 @@ def test_a_suggestion_not_all_visible_at_once_opens_on_its_first_click_and_is_ne
     end.scroll_into_view_if_needed()
     expect(end).to_be_visible()
     shoot(page, f"opened-{'lines' if long == SNEAKY else 'wide'}", layout)
-    assert_accessible(page, "an opened collapsed suggestion", impacts=EVERY_IMPACT)
+    assert_accessible(page, "an opened collapsed suggestion")
     first.click()
     expect(user_messages(page)).to_have_count(2)
     assert prompts_received(page, server)[-1] == [text(long)]
@@ -73,14 +72,14 @@ def test_a_link_whose_name_and_uri_disagree_is_warned_about_in_every_style_and_n
         expect(warnings).to_have_count(2)
         expect(warnings.first).to_contain_text("named README.md but points to /etc/passwd")
         expect(warnings.last).to_contain_text("outside the workspace")
-        assert_accessible(page, f"a lying link, {style}", impacts=EVERY_IMPACT)
+        assert_accessible(page, f"a lying link, {style}")
     choose_style(page, "chips")
     chips(page).first.click()  # opens it
     chips(page).first.click()  # sends it, seen
     sent = user_messages(page).last
     expect(sent.get_by_test_id("link-warning")).to_have_count(2)  # the sent message says it too
     expect(sent).to_contain_text("Show me README.md")  # one sentence, the file where it stood
-    assert_accessible(page, "a sent lying link", impacts=EVERY_IMPACT)
+    assert_accessible(page, "a sent lying link")
 
 
 def test_a_list_on_offer_when_auto_send_is_ticked_is_never_auto_sent_even_when_re_rendered(

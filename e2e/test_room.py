@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.accessibility import EVERY_IMPACT
 from tests.support.layouts import SCHEMES, Layout, assert_accessible, shoot
 from tests.support.live import LiveServer
 from tests.support.pages import choose_style, open_app, prompt, user_messages
@@ -81,7 +80,7 @@ def test_the_conversation_keeps_room_with_every_preset_in_every_style(
             state = f"room-{preset}-{style}{'-expanded' if expanded else ''}"
             shoot(page, state, layout)
             try:
-                assert_accessible(page, state, impacts=EVERY_IMPACT)
+                assert_accessible(page, state)
             except AssertionError as failed:
                 short.append(str(failed))
     assert user_messages(page).count() == 2, "opening a suggestion sent it"

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support import screenshots
 from tests.support.accessibility import describe, violations
 from tests.support.browser import open_signed_in
 from tests.support.live import LiveServer, http_get, scripted_agent, serve_in_thread
@@ -30,15 +29,17 @@ VARIANTS = [
 
 
 def shoot_all(page: Page, name: str) -> None:
-    """The page as it is now, in every size and colour scheme."""
-    if not screenshots.wanted():
-        return
+    """The page as it is now, in every size and colour scheme, each size scanned with axe-core whether or
+    not the run takes screenshots; the page is left at the size it had."""
+    was = page.viewport_size
     for size, viewport, scheme in VARIANTS:
         # Reduced motion: the phone's sessions drawer slides away without a transition to catch midway.
         page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # type: ignore[arg-type]
         page.set_viewport_size(viewport)  # type: ignore[arg-type]
         screenshot(page, f"trust-{name}-{size}-{scheme}")
-    page.emulate_media(reduced_motion="no-preference")
+    if was is not None:
+        page.set_viewport_size(was)
+    page.emulate_media(color_scheme="light", reduced_motion="no-preference")
 
 
 Start = Callable[..., LiveServer]

@@ -7,14 +7,14 @@ scanned with axe-core in both schemes, by switching the emulated `prefers-color-
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from playwright.sync_api import Page
 
 from tests.support import screenshots
-from tests.support.accessibility import BLOCKING, COLOUR_RULES, describe, violations
+from tests.support.accessibility import SCHEMES, assert_accessible
 
-SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
+__all__ = ["DESKTOP", "LAYOUTS", "PHONE", "SCHEMES", "Layout", "assert_accessible", "shoot"]
 
 
 @dataclass(frozen=True)
@@ -37,22 +37,12 @@ LAYOUTS = (DESKTOP, PHONE)
 
 
 def shoot(page: Page, state: str, layout: Layout) -> None:
-    """Screenshots of the page as it is, in both schemes: `<state>-<layout>-<scheme>.png`."""
+    """Scan the page as it is in both schemes (`assert_accessible`, every run), then take its screenshots
+    in both, if this run takes any: `<state>-<layout>-<scheme>.png`."""
+    assert_accessible(page, state)
     if not screenshots.wanted():
         return
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
         screenshots.screenshot(page, f"{state}-{layout.name}-{scheme}")
-    page.emulate_media(color_scheme="light")
-
-
-def assert_accessible(page: Page, what: str, *, impacts: tuple[str, ...] = BLOCKING) -> None:
-    """No axe-core violation of `impacts` (critical and serious unless told), in either scheme.
-
-    Every rule in the first scheme; in the others only the colour rules, the only ones a scheme changes.
-    """
-    for n, scheme in enumerate(SCHEMES):
-        page.emulate_media(color_scheme=scheme)
-        found = violations(page, impacts=impacts, rules=None if n == 0 else COLOUR_RULES)
-        assert not found, f"{what} ({scheme}):\n{describe(found)}"
     page.emulate_media(color_scheme="light")

@@ -4,7 +4,7 @@ They are not assertions, and a run where nobody looks at them should not pay for
 some 16 CPU-s of a full run). So they are taken only when asked for: `make screenshots` (or
 WEBCLIENT_SCREENSHOTS=1) writes them to e2e/artifacts/, and WEBCLIENT_UPDATE_SCREENSHOTS=1 also copies
 them into docs/. Everything the tests check around a shot (states, sizes, schemes, axe scans) runs either
-way.
+way: every picture is also an accessibility scan of its state, in both schemes, in every run.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import shutil
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page
+
+from tests.support.accessibility import assert_accessible
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "e2e" / "artifacts"
@@ -33,8 +35,10 @@ def screenshot(page: Page, name: str, *, element: Locator | None = None) -> Path
     """Save a screenshot under e2e/artifacts (and into docs/ when refreshing them), if this run takes any.
 
     `name` may hold a folder (`suggestions/files-chips`); `element` narrows the picture to one element.
-    Returns the file written, or None when the run takes no screenshots.
+    Returns the file written, or None when the run takes no screenshots. The page is scanned with
+    axe-core first, in light and dark, whether or not the run takes screenshots.
     """
+    assert_accessible(page, name)
     if not wanted():
         return None
     path = ARTIFACTS / f"{name}.png"
