@@ -71,8 +71,12 @@ test: install-test browser node peers
 
 # The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
 # phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.
+# Test files or folders in ARGS (`ARGS=e2e/test_page.py`) are run instead of the whole of e2e/; the rest of
+# ARGS are options (`-k NAME`).
+SCREENSHOT_PATHS = $(filter e2e/% e2e,$(ARGS))
 screenshots: install-test browser peers
-	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS)
+	WEBCLIENT_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(BROWSER_WORKERS) \
+		$(or $(SCREENSHOT_PATHS),e2e) $(filter-out $(SCREENSHOT_PATHS),$(ARGS))
 
 # Fails on a lint or format error, a type error (mypy --strict, pyproject.toml) or an upward import between
 # the layers. Stops at the first failing step; `make -k check` runs every step and fails if any did.
