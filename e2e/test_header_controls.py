@@ -61,6 +61,25 @@ def test_arrow_keys_move_the_choice_and_tab_takes_it(page: Page, server: LiveSer
     expect(composer).to_be_focused()
 
 
+def test_the_open_menu_is_a_tab_stop_whose_arrow_keys_and_enter_choose(
+    page: Page, server: LiveServer
+) -> None:
+    open_app(page, server)
+    composer = open_menu(page)
+    composer.press("Shift+Tab")
+    listbox = page.get_by_test_id("slash-menu")
+    expect(listbox).to_be_focused()
+    second = menu_items(page).nth(1)
+    listbox.press("ArrowDown")
+    expect(second).to_have_attribute("aria-selected", "true")
+    expect(listbox).to_have_attribute("aria-activedescendant", second.get_attribute("id") or "")
+    name = second.get_attribute("data-name")
+    listbox.press("Enter")
+    expect(composer).to_have_value(f"/{name} ")
+    expect(composer).to_be_focused()
+    expect(listbox).to_be_hidden()
+
+
 def test_escape_closes_the_menu_and_a_space_keeps_it_closed(page: Page, server: LiveServer) -> None:
     open_app(page, server)
     composer = open_menu(page)

@@ -46,6 +46,7 @@
     var box = composer();
     if (item && box) {
       box.setAttribute("aria-activedescendant", item.id);
+      menu().setAttribute("aria-activedescendant", item.id);
       item.scrollIntoView({ block: "nearest" });
     }
   }
@@ -112,14 +113,17 @@
   // Ahead of Enter-sends and the suggestions in the keymap (static/keymap.js): while the menu is open,
   // its keys must not reach the composer's own Enter (send), Tab (take a suggestion) and Escape handlers.
   var keymap = window.webclient.keymap;
+  // The same keys on the list itself (a tab stop: Shift+Tab from the composer); choosing or Escape
+  // goes back to the composer.
   keymap.register("slash-menu", function (event) {
-    if (event.target !== composer() || !isOpen() || event.isComposing) { return keymap.PASS; }
+    var onList = event.target === menu();
+    if ((event.target !== composer() && !onList) || !isOpen() || event.isComposing) { return keymap.PASS; }
     if (event.key === "ArrowDown") { move(1); }
     else if (event.key === "ArrowUp") { move(-1); }
     else if ((event.key === "Enter" || event.key === "Tab") && !event.shiftKey) {
       choose(visibleItems().filter(function (i) { return i.getAttribute("data-name") === selectedName; })[0]);
     }
-    else if (event.key === "Escape") { dismissedValue = composer().value; close(); }
+    else if (event.key === "Escape") { dismissedValue = composer().value; close(); if (onList) { composer().focus(); } }
     else { return keymap.PASS; }
     return keymap.STOP;
   });

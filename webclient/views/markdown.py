@@ -53,6 +53,8 @@ ALLOWED_URL_SCHEMES = frozenset({"http", "https", "mailto"})
 # megabyte blob as formatted prose. Streamed answers are rendered a block at a time, so a long answer
 # made of many blocks stays Markdown; only one huge block (a 5 MB chunk without a blank line) is plain.
 MAX_MARKDOWN_CHARS = 200_000
+# Such text scrolls sideways (it keeps its lines), so it takes focus and a name: a keyboard can scroll it.
+PLAIN_TEXT = Markup('<pre class="plain-text" tabindex="0" aria-label="Long text, shown as written">{}</pre>')
 
 
 @lru_cache(maxsize=1)
@@ -91,5 +93,5 @@ def render_markdown(text: str) -> Markup:
     Terminal control sequences (an agent's colours) are removed first: a page cannot show them."""
     text = strip_controls(text)
     if len(text) > MAX_MARKDOWN_CHARS:
-        return Markup('<pre class="plain-text">{}</pre>').format(escape(text))
+        return PLAIN_TEXT.format(escape(text))
     return Markup(sanitize(_parser().render(text)))

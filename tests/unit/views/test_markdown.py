@@ -146,3 +146,11 @@ def test_text_past_the_markdown_limit_is_shown_escaped_as_it_is() -> None:
     assert "&lt;script&gt;" in html
     assert "<em>" not in html
     assert html.startswith("<pre")
+
+
+def test_text_past_the_markdown_limit_is_a_box_a_keyboard_can_scroll() -> None:
+    from webclient.views.markdown import MAX_MARKDOWN_CHARS
+
+    opening = str(render_markdown("x" * (MAX_MARKDOWN_CHARS + 1))).split(">", 1)[0]
+    assert 'tabindex="0"' in opening
+    assert 'aria-label="' in opening
