@@ -118,3 +118,18 @@ async def test_list_sessions_returns_stored_sessions_for_the_cwd(agent: AgentHar
     assert [s["sessionId"] for s in result["sessions"]] == [first]
     assert result["sessions"][0]["title"] == "count to 2"
     assert result["sessions"][0]["cwd"] == str(agent.workspace)
+
+
+async def test_a_session_nobody_prompted_is_never_stored_or_listed(workspace: Path, state_dir: Path) -> None:
+    async with running_agent(workspace, state_dir) as demo:
+        await demo.initialize(SUGGESTIONS)
+        unused = await demo.new_session()
+        used = await demo.new_session()
+        await demo.prompt(used, "count to 1")
+
+        result = await demo.conn.send_request("session/list", {"cwd": str(demo.workspace)})
+
+        assert [s["sessionId"] for s in result["sessions"]] == [used]
+        assert [p.stem for p in state_dir.rglob("sess_*.json")] == [used]
+        with pytest.raises(RequestError):
+            await demo.load_session(unused)

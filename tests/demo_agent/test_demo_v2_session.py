@@ -231,6 +231,8 @@ async def test_list_close_and_delete(workspace: Path, state_dir: Path, tmp_path:
         other = tmp_path / "other"
         other.mkdir()
         elsewhere = await agent_v2.new_session(other)
+        await agent_v2.turn(elsewhere, "count to 1")
+        unused = await agent_v2.new_session()  # never prompted: never stored, never listed
 
         listed = await agent_v2.request("session/list", {"cwd": str(agent_v2.workspace)})
         assert [(s["sessionId"], s["title"], s["cwd"]) for s in listed["sessions"]] == [
@@ -248,6 +250,7 @@ async def test_list_close_and_delete(workspace: Path, state_dir: Path, tmp_path:
         assert await agent_v2.request("session/delete", {"sessionId": session}) == {}
         everything = await agent_v2.request("session/list", {})
         assert [s["sessionId"] for s in everything["sessions"]] == [elsewhere]
+        assert unused not in [s["sessionId"] for s in everything["sessions"]]
         with pytest.raises(RpcFailure) as deleted:
             await agent_v2.request("session/resume", {"sessionId": session, "cwd": str(agent_v2.workspace)})
         assert deleted.value.code == -32602
@@ -321,6 +324,7 @@ async def test_slash_mode_switches_the_mode_config_option(agent_v2: V2Harness) -
 
 async def test_a_batch_is_answered_with_one_array_and_notifications_get_nothing(agent_v2: V2Harness) -> None:
     session = await agent_v2.start()
+    await agent_v2.turn(session, "count to 1")  # a session is listed once it was used
     lines = len(agent_v2.lines)
     cwd = str(agent_v2.workspace)
 

@@ -60,9 +60,9 @@ class SessionStore:
         self.directory = directory
 
     def create(self, cwd: str) -> SessionRecord:
-        record = SessionRecord(session_id=f"sess_{uuid.uuid4().hex}", cwd=cwd, updated_at=_now())
-        self.save(record)
-        return record
+        """A new session's record, not yet written: it is saved with its first exchange, so a session
+        nobody sent a prompt to is never stored, never listed and never loaded."""
+        return SessionRecord(session_id=f"sess_{uuid.uuid4().hex}", cwd=cwd, updated_at=_now())
 
     def load(self, session_id: str) -> SessionRecord | None:
         """The stored session, or None when the id is unknown, malformed or its file is unreadable."""
