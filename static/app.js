@@ -25,6 +25,8 @@
     var href = nav && nav.getAttribute("data-href");
     if (href && /^\/(s\/[A-Za-z0-9_-]+)?$/.test(href)) {
       nav.removeAttribute("data-href");
+      var draft = nav.querySelector('[data-role="draft"]');
+      if (draft) { window.webclient.keepDraft(href, draft.value); }
       window.location.assign(href);
     }
   });

@@ -189,7 +189,11 @@
   // --- draft -------------------------------------------------------------------------------------------
   // What the user is typing survives a reload (per session page), and goes once the prompt is sent.
 
-  function draftKey() { return "webclient.draft:" + window.location.pathname; }
+  function draftKey(path) { return "webclient.draft:" + (path || window.location.pathname); }
+  // A page that opens another with text for its composer (a stored copy's "Copy into a new session").
+  window.webclient.keepDraft = function (path, text) {
+    try { window.localStorage.setItem(draftKey(path), text); } catch (e) { /* not kept: an empty box */ }
+  };
   function saveDraft() {
     var box = composer();
     if (!box) { return; }

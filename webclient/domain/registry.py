@@ -27,6 +27,7 @@ from webclient.agent_config import mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
 from webclient.domain.keeping import TranscriptKeeper
+from webclient.domain.kept_copies import Elsewhere, KeptCopies, listed
 from webclient.domain.live_session import LiveSession
 from webclient.domain.protected import ProtectedPaths
 from webclient.domain.reasons import error_detail, failure_text
@@ -67,6 +68,7 @@ class SessionRegistry(Generic[SinkT]):
             settings.kept_transcripts_max_mb * 1024 * 1024, settings.kept_transcripts_max_days * 86400
         )
         self.transcripts = TranscriptStore(folder, bounds)
+        self.copies = KeptCopies(self.transcripts)  # what the sidebar offers of them, read only
         self._keepers: dict[str, TranscriptKeeper] = {}
         self._add(self.agents[self.default_agent])  # a fresh server opens on one session
 
@@ -88,8 +90,12 @@ class SessionRegistry(Generic[SinkT]):
         return self.agents[live.agent_key]
 
     def sessions_of(self, agent_key: str) -> list[LiveSession[SinkT]]:
-        """The live sessions that talk to this agent, oldest first."""
-        return [s for s in self.sessions.values() if s.agent_key == agent_key]
+        """The live sessions that talk to this agent, oldest first (a stored copy talks to none)."""
+        return [s for s in self.live_sessions() if s.agent_key == agent_key]
+
+    def live_sessions(self) -> list[LiveSession[SinkT]]:
+        """The sessions but the stored copies shown read only, oldest first."""
+        return [s for s in self.sessions.values() if s.state.kept is None]
 
     # --- the first agent's listener, for callers that know only one agent --------------------------------
 
@@ -103,6 +109,7 @@ class SessionRegistry(Generic[SinkT]):
         for live in self.sessions.values():
             live.start()
         self.supervisor.start()
+        self.spawn(self.refresh_copies())
 
     async def shutdown(self) -> None:
         for task in list(self._tasks):
@@ -141,8 +148,9 @@ class SessionRegistry(Generic[SinkT]):
         A tab on a session being closed is sent here while the agent is still answering `session/close`;
         it must not land on that session again. Only when every session is closing is one of them chosen.
         """
-        staying = [s for s in self.sessions.values() if s.local_id not in self._closing]
-        return (staying or list(self.sessions.values()))[-1]
+        live = self.live_sessions()
+        staying = [s for s in live if s.local_id not in self._closing]
+        return (staying or live)[-1]
 
     def by_agent_id(self, session_id: str | None) -> LiveSession[SinkT] | None:
         """The first agent's session with this id."""
@@ -217,7 +225,7 @@ class SessionRegistry(Generic[SinkT]):
             await self._drop(live)
         finally:
             self._closing.discard(local_id)
-        if not self.sessions:  # there is always a session to show, even when its agent is not running
+        if not self.live_sessions():  # there is always a session to show, even when its agent is not running
             try:
                 self.new_session(route.key)
             except Refused:
@@ -292,6 +300,48 @@ class SessionRegistry(Generic[SinkT]):
         await live.close()
         if keeper := self._keepers.pop(live.local_id, None):
             keeper.close()
+            self.spawn(self.refresh_copies())  # its copy may be listed now
+        self.refresh_sidebars()
+
+    # --- stored copies: read only, no agent attached ---------------------------------------------------
+
+    async def refresh_copies(self) -> None:
+        await self.copies.refresh()
+        self.refresh_sidebars()
+
+    def copy_views(self, key: str) -> list[LiveSession[SinkT]]:
+        """The sessions that show the stored copy `key`."""
+        return [s for s in self.sessions.values() if s.state.kept is not None and s.state.kept.key == key]
+
+    async def open_copy(self, key: str) -> LiveSession[SinkT]:
+        """Show a stored copy read only, as a session of its own that no agent is attached to and that
+        takes no prompt (the one that shows it already, if any); Refused when the copy is gone."""
+        if shown := self.copy_views(key):
+            return shown[0]
+        summary, copy, transcript = await self.copies.opened(key)
+        route = self.agents.get(summary.agent_key) or self.agents[self.default_agent]
+        files = FileAccess([self.settings.cwd])
+        live = LiveSession(
+            f"s{next(self._ids)}", self._sink_factory, route.supervisor.policy, files, route.key,
+            agent_label=summary.agent_label,
+        )  # fmt: skip
+        live.hub.mark(live.state.show_copy(copy, transcript))
+        live.start()
+        self.sessions[live.local_id] = live
+        self.refresh_sidebars()
+        return live
+
+    async def copy_into_new_session(self, key: str) -> tuple[LiveSession[SinkT], str]:
+        """A new session with the copy's agent (the first one if it is no longer configured), and the
+        copy's conversation as text for its composer: nothing is sent until the user sends it."""
+        summary, text = await self.copies.text(key)
+        return self.new_session(summary.agent_key if summary.agent_key in self.agents else None), text
+
+    async def delete_copy(self, key: str) -> None:
+        """Delete a stored copy for good: from the store, and every session that showed it closes."""
+        await self.copies.delete(key)
+        for view in self.copy_views(key):
+            await self._drop(view)
         self.refresh_sidebars()
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
@@ -304,6 +354,8 @@ class SessionRegistry(Generic[SinkT]):
 
     def refresh_sidebars(self) -> None:
         choices = tuple(AgentChoice(key=r.key, name=r.spec.name) for r in self.agents.values())
+        live_ones = self.live_sessions()
+        elsewhere = Elsewhere.of((k.key for k in self._keepers.values()), self.agents.values())
         for live in self.sessions.values():
             route = self.route(live)
             caps = route.capabilities()
@@ -315,8 +367,10 @@ class SessionRegistry(Generic[SinkT]):
                     current=other is live,
                     agent=other.state.agent_label,
                 )
-                for other in self.sessions.values()
+                for other in live_ones
             )
+            shown = live.state.kept.key if live.state.kept else None
+            kept, kept_more = listed(self.copies.summaries, elsewhere, shown)
             sidebar = Sidebar(
                 live=links,
                 stored=self._stored_for(route),
@@ -326,6 +380,8 @@ class SessionRegistry(Generic[SinkT]):
                 can_delete=caps.delete_session,
                 agents=choices,
                 current_agent=route.key,
+                kept=kept,
+                kept_more=kept_more,
             )
             live.hub.mark(live.state.set_sidebar(sidebar))
 

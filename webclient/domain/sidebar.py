@@ -1,5 +1,5 @@
-"""What the sidebar lists beside a session: the live sessions, the stored ones, and the agents a new
-session can start with."""
+"""What the sidebar lists beside a session: the live sessions, the agent's stored ones, the copies
+webclient kept, and the agents a new session can start with."""
 
 from __future__ import annotations
 
@@ -35,6 +35,18 @@ class StoredSession:
 
 
 @dataclass(frozen=True)
+class KeptLink:
+    """A transcript webclient kept (`key` in its store), of a session no longer open here that its agent
+    cannot load: it opens read only. `saved_at` is when it was last written (seconds since the epoch)."""
+
+    key: str
+    title: str
+    agent: str
+    saved_at: float
+    current: bool = False
+
+
+@dataclass(frozen=True)
 class Sidebar:
     live: tuple[SessionLink, ...] = ()
     stored: tuple[StoredSession, ...] = ()
@@ -44,3 +56,5 @@ class Sidebar:
     can_delete: bool = False
     agents: tuple[AgentChoice, ...] = ()
     current_agent: str = ""
+    kept: tuple[KeptLink, ...] = ()  # the most recent first, at most `kept_copies.LISTED`
+    kept_more: int = 0  # how many older copies are not listed

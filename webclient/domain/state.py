@@ -49,6 +49,7 @@ from webclient.domain.items import (
     TerminalView,
     ToolCallItem,
 )
+from webclient.domain.kept import KeptCopy
 from webclient.domain.sidebar import Sidebar
 from webclient.domain.sign_in import SignIn
 from webclient.domain.transcript import Transcript
@@ -89,6 +90,7 @@ class SessionState:
     sidebar: Sidebar = field(default_factory=Sidebar)
     transcript: Transcript = field(default_factory=Transcript)
     activity: Activity = field(default_factory=Activity)  # ACP v2: background work, compactions
+    kept: KeptCopy | None = None  # a stored copy shown read only: no agent attached, no prompt taken
     _plans: dict[str | None, tuple[PlanEntry, ...]] = field(default_factory=dict)
 
     # --- queries ----------------------------------------------------------------------------------------
@@ -107,6 +109,8 @@ class SessionState:
     def display_status(self) -> str:
         """What the status badge says: the agent's lifecycle, "opening" until `session/new` answered,
         or the turn while the agent is ready."""
+        if self.kept is not None:
+            return "read-only"
         opening = self.session_id is None and (self.turn is TurnState.IDLE or self.queued)
         if self.agent_status is AgentStatus.READY and opening:
             return "opening"
@@ -148,7 +152,7 @@ class SessionState:
     def can_prompt(self) -> bool:
         """Whether a prompt may go out now. ACP v2 agents take one in any state (they queue it or steer
         with it), so only a cancel in progress holds it back there; v1 has one turn at a time."""
-        if self.agent_status is not AgentStatus.READY:
+        if self.agent_status is not AgentStatus.READY or self.kept is not None:
             return False
         if self.protocol_version >= 2:
             return self.turn in (TurnState.IDLE, TurnState.WORKING)
@@ -365,6 +369,11 @@ class SessionState:
         self.protocol_version = protocol_version
         self.agent_state, self.activity = None, Activity()
         return {Aspect.DETAILS}
+
+    def show_copy(self, copy: KeptCopy, transcript: Transcript) -> set[str]:
+        """This session shows a stored copy, read only: its title and entries; no agent is attached."""
+        self.kept, self.title, self.transcript = copy, copy.title, transcript
+        return {Aspect.DETAILS, Aspect.STATUS}
 
     def reopen(self, session_id: str, title: str | None) -> set[str]:
         """A session the agent keeps is being loaded or resumed: its id is known before the agent answers,

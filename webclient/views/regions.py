@@ -30,3 +30,13 @@ REGIONS: Mapping[Aspect, tuple[str, ...]] = {
 def is_region(key: str) -> bool:
     """Whether a change key names a region (rather than a transcript entry or the protocol log)."""
     return key in REGIONS
+
+
+# The partials inside the composer: a stored copy's page has none (its actions stand in its place).
+IN_COMPOSER = frozenset({"_composer_actions.html", "_ghost_text.html", "_slash_menu.html"})
+
+
+def partials(aspect: Aspect, *, composer: bool = True) -> tuple[str, ...]:
+    """The partials that show `aspect`, without those inside the composer on a page that has none."""
+    names = REGIONS[aspect]
+    return names if composer else tuple(name for name in names if name not in IN_COMPOSER)

@@ -7,6 +7,7 @@ a live one see identical markup. Jinja autoescapes everything; agent Markdown go
 from __future__ import annotations
 
 import json
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -26,7 +27,7 @@ from webclient.views.markdown import render_markdown
 from webclient.views.markdown_stream import Split, split, streamed_text
 from webclient.views.notices import INSTALL_LINES, command_not_found, has_detail, plain_text
 from webclient.views.paths import TEMPLATES_DIR
-from webclient.views.regions import REGIONS, is_region
+from webclient.views.regions import REGIONS, is_region, partials
 from webclient.views.terminal import terminal_text
 from webclient.views.tool_text import keeps_lines
 from webclient.views.welcome import is_demo_agent, starters
@@ -34,6 +35,11 @@ from webclient.views.welcome import is_demo_agent, starters
 
 def _static_url(name: str) -> str:
     return f"/static/{name}"
+
+
+def local_time(when: float) -> str:
+    """A moment (seconds since the epoch) as the server's clock reads it, to the minute."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
 
 
 @lru_cache(maxsize=1)
@@ -55,6 +61,7 @@ def environment() -> Environment:
     env.filters["uri_name"] = uri_name
     env.filters["terminal_text"] = terminal_text
     env.filters["plain_text"] = strip_controls
+    env.filters["local_time"] = local_time
     env.globals["keeps_lines"] = keeps_lines
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url
@@ -140,7 +147,8 @@ def snapshot(state: SessionState) -> str:
     """Everything a freshly connected tab needs, as out-of-band swaps."""
     parts = [_partial("_transcript.html", state=state, oob=True)]
     # A partial that shows several aspects (the welcome) goes once.
-    names = dict.fromkeys(name for key in REGIONS for name in REGIONS[key])
+    composer = state.kept is None  # a stored copy's page has no composer
+    names = dict.fromkeys(name for key in REGIONS for name in partials(key, composer=composer))
     parts.extend(_partial(name, state=state, oob=True) for name in names)
     return "".join(parts)
 
@@ -149,12 +157,14 @@ def region(state: SessionState, key: str) -> str:
     """A region by its change key (an `Aspect`), marked for an out-of-band swap."""
     if not is_region(key):
         raise KeyError(key)
-    return "".join(_partial(name, state=state, oob=True) for name in REGIONS[Aspect(key)])
+    names = partials(Aspect(key), composer=state.kept is None)
+    return "".join(_partial(name, state=state, oob=True) for name in names)
 
 
-def navigate(path: str) -> str:
-    """Tell a tab to open another page of ours (after it opened, loaded or closed a session)."""
-    return _partial("_navigate.html", href=path, oob=True)
+def navigate(path: str, *, draft: str | None = None) -> str:
+    """Tell a tab to open another page of ours (after it opened, loaded or closed a session); `draft`
+    goes into that page's composer, unsent (the page keeps it as it keeps what the user types)."""
+    return _partial("_navigate.html", href=path, draft=draft, oob=True)
 
 
 def file_picker(found: list[FoundFile], query: str) -> str:

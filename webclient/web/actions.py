@@ -152,6 +152,14 @@ class DeleteStoredAction(_Action):
     session_id: Annotated[str, Field(min_length=1, max_length=500)]
 
 
+class StoredCopyAction(_Action):
+    """Act on a stored copy webclient kept (its key in the store): open it read only, copy its text into
+    a new session's composer, or delete it for good."""
+
+    action: Literal["open_copy", "copy_into_new", "delete_copy"]
+    key: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+
+
 class CloseSessionAction(_Action):
     action: Literal["close_session"]
     local_id: Annotated[str, Field(min_length=1, max_length=50)]
@@ -212,6 +220,7 @@ BrowserAction = Annotated[
     | AttachImageAction
     | OpenSessionAction
     | DeleteStoredAction
+    | StoredCopyAction
     | CloseSessionAction
     | SetModeAction
     | SetConfigOptionAction

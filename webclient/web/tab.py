@@ -47,6 +47,7 @@ from webclient.web.actions import (
     SetModeAction,
     SignInEnvAction,
     StopWorkAction,
+    StoredCopyAction,
     SuggestionAction,
     parse_action,
 )
@@ -131,6 +132,8 @@ class Tab:
                 self.sub.push(render.navigate(f"/s/{opened.local_id}"))
             case DeleteStoredAction():
                 await registry.delete_stored(action.session_id, live.agent_key)
+            case StoredCopyAction():
+                await self._stored_copy(action)
             case CloseSessionAction():
                 closing = registry.session(action.local_id)
                 if closing is None:
@@ -146,6 +149,21 @@ class Tab:
                 await registry.route(live).supervisor.cancel_sign_in()
             case _:
                 assert_never(action)
+
+    async def _stored_copy(self, action: StoredCopyAction) -> None:
+        """Open a stored copy, copy it into a new session (its composer takes the text as a draft, so
+        nothing is sent until the user sends it), or delete it (its pages go to the most recent session)."""
+        registry = self.registry
+        if action.action == "open_copy":
+            shown = await registry.open_copy(action.key)
+            self.sub.push(render.navigate(f"/s/{shown.local_id}"))
+        elif action.action == "copy_into_new":
+            opened, text = await registry.copy_into_new_session(action.key)
+            self.sub.push(render.navigate(f"/s/{opened.local_id}", draft=text))
+        else:
+            for view in registry.copy_views(action.key):
+                view.hub.broadcast(render.navigate("/"))
+            await registry.delete_copy(action.key)
 
     def _attach(self, action: AttachFileAction | AttachImageAction) -> None:
         """Add a file link or an image to this tab's composer, as a pill it sends with the prompt."""

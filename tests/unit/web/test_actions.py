@@ -14,6 +14,7 @@ from webclient.web.actions import (
     CancelAction,
     PromptAction,
     RestartAction,
+    StoredCopyAction,
     parse_action,
 )
 
@@ -111,3 +112,17 @@ def test_bad_action_message_for_an_unknown_action_lists_the_known_ones() -> None
 
 def test_bad_action_is_a_value_error() -> None:
     assert issubclass(BadAction, ValueError)
+
+
+@pytest.mark.parametrize("verb", ["open_copy", "copy_into_new", "delete_copy"])
+def test_a_stored_copy_action_names_its_copy_by_its_key(verb: str) -> None:
+    assert parse_action(frame(action=verb, key="0123456789abcdef" * 2)) == StoredCopyAction(
+        action=verb,  # type: ignore[arg-type]
+        key="0123456789abcdef" * 2,
+    )
+
+
+@pytest.mark.parametrize("key", ["", "../transcripts", "0123456789ABCDEF" * 2, "0" * 33])
+def test_a_stored_copy_action_with_anything_but_a_key_is_refused(key: str) -> None:
+    with pytest.raises(BadAction):
+        parse_action(frame(action="delete_copy", key=key))
