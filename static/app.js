@@ -27,6 +27,7 @@
       nav.removeAttribute("data-href");
       var draft = nav.querySelector('[data-role="draft"]');
       if (draft) { window.webclient.keepDraft(href, draft.value); }
+      window.webclient.leaving = true;  // the socket may close before the next page comes: not a loss
       window.location.assign(href);
     }
   });

@@ -93,7 +93,7 @@
     var closed = socketOf(event);
     var current = connection.current;
     if (closed && current && closed !== current && current.readyState === window.WebSocket.OPEN) { return; }
-    if (connection.state === "expired") { return; }
+    if (connection.state === "expired" || window.webclient.leaving) { return; }
     setConnection("down");
     probe().then(function (verdict) { if (verdict === "expired") { setConnection("expired"); } });
   }
