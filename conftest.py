@@ -33,6 +33,9 @@ BROWSER_TESTS = "e2e/"
 # state folder from a test: servers built before any test (a module's or the session's) share this one,
 # and each test gets its own below, so an agent's first start pays in every test that expects it to.
 os.environ["WEBCLIENT_STATE_DIR"] = tempfile.mkdtemp(prefix="webclient-state-")
+# Nor does a test keep transcripts unless it asks to (WEBCLIENT_KEEP_TRANSCRIPTS=1 in its server's
+# environment): the sessions one test closed would be listed as stored copies in the next one's sidebar.
+os.environ.setdefault("WEBCLIENT_KEEP_TRANSCRIPTS", "0")
 
 
 @pytest.fixture(autouse=True)

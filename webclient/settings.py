@@ -63,8 +63,9 @@ class Settings(BaseSettings):
     # Where webclient keeps what it learnt between starts (which ACP version each agent answered).
     state_dir: Path = Field(default_factory=default_state_dir)
     # Keep each used session's transcript in <state_dir>/transcripts/ (SQLite), within these bounds: the
-    # oldest go first past the total size (MiB), and none is kept longer than the age (days).
-    keep_transcripts: bool = False
+    # oldest go first past the total size (MiB), and none is kept longer than the age (days). The page lists
+    # them after a restart as stored copies, to read, copy and delete (WEBCLIENT_KEEP_TRANSCRIPTS=0: off).
+    keep_transcripts: bool = True
     kept_transcripts_max_mb: int = Field(default=256, ge=1)
     kept_transcripts_max_days: float = Field(default=30.0, gt=0)
     initialize_timeout: float = Field(default=30.0, gt=0)

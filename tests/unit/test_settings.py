@@ -145,3 +145,11 @@ def test_suggestion_style_defaults_to_chips_and_comes_from_the_command_line(tmp_
 def test_suggestion_style_comes_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEBCLIENT_SUGGESTION_STYLE", "list")
     assert Settings(cwd=tmp_path).suggestion_style == "list"
+
+
+def test_transcripts_are_kept_unless_the_environment_turns_it_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert Settings(cwd=tmp_path).keep_transcripts is True
+    monkeypatch.setenv("WEBCLIENT_KEEP_TRANSCRIPTS", "0")
+    assert Settings(cwd=tmp_path).keep_transcripts is False
