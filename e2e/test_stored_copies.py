@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import signal
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,8 @@ from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, run_server
 from tests.support.pages import agent_messages, prompt, user_messages
 from tests.support.polling import wait_until
+from webclient.domain.kept import KeptEntry, KeptSummary
+from webclient.domain.transcript_store import FOLDER_NAME, Bounds, Put, TranscriptDatabase
 
 
 def kept_rows(database: Path) -> int:
@@ -115,3 +118,45 @@ def test_after_a_kill_the_stored_copy_is_listed_read_only_copied_into_a_new_sess
         expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
         expect(page.get_by_test_id("kept-copy")).to_have_count(0)
     assert problems == []
+
+
+def keep_copies(state: Path, count: int) -> None:
+    """`count` copies of sessions an earlier server kept, written by the store the server uses."""
+    database = TranscriptDatabase(state / FOLDER_NAME, Bounds(10**9, 10**9))
+    try:
+        database.write(
+            Put(
+                KeptSummary(
+                    key=f"{n:032x}", agent_key="demo", agent_label="Demo agent", session_id=f"gone-{n}",
+                    title=f"conversation {n}", created=1e9 + n, updated=time.time() - n,
+                ),
+                {"m": (0, KeptEntry(kind="message", role="user", text=f"prompt {n}"))},
+            )
+            for n in range(count)
+        )  # fmt: skip
+    finally:
+        database.close()
+
+
+def test_many_copies_show_the_five_most_recent_and_fold_the_older_ones_away(
+    sized_page: Page, layout: Layout, e2e_workspace: Path, tmp_path: Path
+) -> None:
+    page = sized_page
+    keep_copies(tmp_path / "state", 8)
+    with keeping_server(e2e_workspace, tmp_path / "state", tmp_path / "demo") as server:
+        open_signed_in(page, server)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        open_sessions(page, layout)
+        expect(page.get_by_test_id("kept-copy")).to_have_count(8)
+        expect(page.get_by_test_id("kept-copy").first).to_contain_text("conversation 0")
+        older = page.get_by_test_id("kept-older")
+        expect(older.get_by_test_id("kept-copy").first).to_be_hidden()  # folded
+        older.locator("summary").click()
+        expect(older.get_by_test_id("kept-copy")).to_have_text(
+            [re.compile(f"conversation {n}") for n in (5, 6, 7)]
+        )
+        assert_accessible(page, "the sidebar with older stored copies unfolded")
+        shoot(page, "stored-copies-many", layout)
+        older.get_by_test_id("open-copy").last.click()
+        expect(page.get_by_test_id("kept-banner")).to_be_visible()
+        expect(user_messages(page)).to_contain_text("prompt 7")

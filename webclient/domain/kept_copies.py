@@ -21,8 +21,9 @@ from webclient.domain.transcript import Transcript
 from webclient.domain.transcript_store import TranscriptStore
 from webclient.errors import Refused
 
-# The most copies the sidebar lists (the most recent); the rest are counted.
-LISTED = 30
+# The most copies the sidebar lists (the most recent; it shows the first 5 and folds the rest away), so
+# that its frames stay small; the rest are counted, and go as the store's bounds prune them.
+LISTED = 200
 GONE = "that stored copy is gone (it was deleted, or pruned by the store's bounds)"
 
 

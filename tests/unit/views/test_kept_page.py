@@ -3,6 +3,8 @@ composer (and no fragment that would look for the composer), and the sidebar's l
 
 from __future__ import annotations
 
+import re
+
 from tests.support.html import text
 from webclient.acp.models import AgentStatus
 from webclient.domain.kept import KeptCopy, KeptEntry, rebuild
@@ -65,5 +67,25 @@ def test_the_sidebar_lists_copies_with_title_agent_and_time_and_marks_the_one_sh
     assert HOSTILE not in sidebar and "lost" in sidebar
     assert f"Demo · {render.local_time(0.0)}" in text(sidebar)
     assert sidebar.count('aria-current="page"') == 1
-    assert "and 3 older copies" in text(sidebar)
+    assert "and 3 more, not listed" in text(sidebar)
+    assert 'data-testid="kept-older"' not in sidebar  # two copies: none folded away
     assert "Stored copies" not in render.region(SessionState(session_id="s-1"), Aspect.SESSIONS)
+
+
+def test_past_five_copies_the_older_ones_fold_away_and_unfold_when_the_one_shown_is_among_them() -> None:
+    def sidebar_with(current: int | None) -> str:
+        state = SessionState(session_id="s-1")
+        links = tuple(
+            KeptLink(key=f"{n:032x}", title=f"copy {n}", agent="Demo", saved_at=0.0, current=n == current)
+            for n in range(7)
+        )
+        state.set_sidebar(Sidebar(kept=links))
+        return render.region(state, Aspect.SESSIONS)
+
+    folded = sidebar_with(None)
+    older = folded[folded.index('data-testid="kept-older"') :]
+    assert folded.count('data-testid="kept-copy"') == 7
+    assert older.count('data-testid="kept-copy"') == 2 and "copy 5" in older and "copy 4" not in older
+    assert "2 older copies" in text(older)
+    assert re.search(r'data-testid="kept-older"\s*>', folded)  # folded
+    assert re.search(r'data-testid="kept-older"\s*open>', sidebar_with(6))  # the one shown is in it
