@@ -294,6 +294,7 @@ async def test_reconnect_now_tries_at_once_and_the_session_still_goes_on(
     with running(demo):
         async with driving(tmp_path, demo.url()) as driver:
             await ready(driver)
+            await turn(driver, "remember this")  # a session is stored once it was used
             session_id = driver.state.session_id
             demo.kill()
             await eventually(
