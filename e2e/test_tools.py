@@ -49,6 +49,21 @@ def test_edit_shows_plan_tool_cards_with_a_diff_and_asks_before_writing(
     screenshot(page, "tool-calls")
 
 
+def test_answering_a_permission_keeps_the_conversation_following_to_the_answer(
+    page: Page, server: LiveServer
+) -> None:
+    # Answered, the request above shrinks to its choice while the answer streams in below it: the view
+    # stays at the bottom, with no "Latest" button, as if nothing moved.
+    open_app(page, server)
+    send(page, "edit src/cart.py")
+    pending(page).locator('[data-option-id][data-kind="allow_once"]').click()
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    answer = page.locator('[data-testid="message"][data-role="agent"]').last
+    expect(answer).to_contain_text("Appended")
+    expect(answer).to_be_in_viewport()
+    expect(page.get_by_test_id("jump-latest")).to_be_hidden()
+
+
 def test_rejecting_leaves_the_file_alone(page: Page, server: LiveServer, e2e_workspace: Path) -> None:
     before = (e2e_workspace / "src" / "cart.py").read_text()
     open_app(page, server)

@@ -128,6 +128,15 @@
   var placedAt = 0;  // where following last put the scroll position
 
   function atBottom(el) { return el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK; }
+
+  // While pinned, the browser's scroll anchoring is off (data-following, static/app.css): a card above
+  // that shrinks (a permission once answered) would otherwise move the view up before the next follow,
+  // which reads as the reader scrolling away. A reader scrolled up keeps anchoring, and their place.
+  function setPinned(el, value) {
+    pinned = value;
+    var following = value ? "true" : "false";
+    if (el.getAttribute("data-following") !== following) { el.setAttribute("data-following", following); }
+  }
   function jump() { return document.querySelector('[data-action="jump-latest"]'); }
 
   function hasEntries() { var t = byId("transcript"); return !!t && t.children.length > 0; }
@@ -138,7 +147,7 @@
     // An empty session shows its welcome from the top; a conversation from its latest entry.
     el.scrollTop = hasEntries() ? el.scrollHeight : 0;
     placedAt = el.scrollTop;
-    pinned = true;
+    setPinned(el, true);
     var button = jump();
     if (button) { button.hidden = true; }
   }
@@ -156,7 +165,7 @@
     // The scroll event of our own move comes a frame later, when more may have arrived below: only a
     // move up from where following put it (the reader's) unpins.
     var el = scroller();
-    pinned = atBottom(el) || (pinned && el.scrollTop >= placedAt - 1);
+    setPinned(el, atBottom(el) || (pinned && el.scrollTop >= placedAt - 1));
     if (pinned && jump()) { jump().hidden = true; }
   }, { capture: true, passive: true });
 
