@@ -27,6 +27,7 @@ from webclient.acp.models import (
     TerminalOutput,
     TerminalRequest,
     TextPart,
+    ToolCallEvent,
     Translation,
     TurnAnswered,
 )
@@ -311,6 +312,44 @@ async def test_a_flood_of_chunks_arrives_complete_and_in_order(connect: Factory)
     assert await agent.prompt(session.session_id, PROMPT) == "end_turn"
 
     assert recorder.agent_text == "".join(f"{i} " for i in range(3000))
+
+
+def _pattern(items: int) -> str:
+    return "".join(f"<{n:07}>" for n in range(items))
+
+
+async def test_huge_lines_arrive_whole_and_in_wire_order_with_the_small_updates_around_them(
+    connect: Factory,
+) -> None:
+    # A line past the transport's threshold is parsed on a worker thread: what comes after it must still
+    # wait for it, on the stream and in the protocol log.
+    agent, recorder = connect("huge_lines")
+    await agent.start()
+    session = await agent.new_session(Path.cwd())
+
+    assert await agent.prompt(session.session_id, PROMPT) == "end_turn"
+
+    shapes: list[tuple[str, str]] = []
+    for event in recorder.events:
+        if isinstance(event, MessageChunk) and isinstance(event.content, TextPart):
+            shapes.append(("chunk", event.content.text))
+        elif isinstance(event, ToolCallEvent):
+            text = next((c.content.text for c in event.content or () if isinstance(c.content, TextPart)), "")
+            shapes.append(("update" if event.is_update else "call", text))
+        else:
+            shapes.append((type(event).__name__, ""))
+    assert shapes == [
+        ("chunk", "before "),
+        ("chunk", _pattern(600_000)),
+        ("chunk", " between "),
+        ("call", ""),
+        ("update", _pattern(350_000)),
+        ("chunk", " after"),
+        ("TurnAnswered", ""),
+    ]
+    received = [m for d, m in recorder.wire if d == "in" and m.get("method") == "session/update"]
+    kinds = [m["params"]["update"]["sessionUpdate"] for m in received]
+    assert kinds == ["agent_message_chunk"] * 3 + ["tool_call", "tool_call_update", "agent_message_chunk"]
 
 
 async def test_agent_writing_megabytes_to_stderr_is_not_blocked(connect: Factory) -> None:

@@ -54,7 +54,7 @@ class WireEntry:
     message: dict[str, Any]
     rtt_ms: float | None = None  # responses: time since their request
     request_method: str | None = None  # responses: the method of the request they answer
-    size: int = 0  # bytes of the message as compact JSON, counted against the scope's byte cap
+    size: int = 0  # about the length of the message as compact JSON, counted against the scope's byte cap
     version: int | None = None  # the ACP version of the connection it crossed (None: a note)
 
     @property
@@ -299,9 +299,21 @@ def _result_session(message: dict[str, Any]) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _size(message: dict[str, Any]) -> int:
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=repr)
-    return len(text.encode("utf-8", errors="replace"))
+def _size(value: Any) -> int:
+    """About the length of `value` as compact JSON, in a walk that costs its number of values, not its
+    length: a string counts its characters and quotes (not its escapes nor its UTF-8 bytes). Serialising a
+    5 MB message to measure it held every other tab for 20 ms, and the cap needs no more than this."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if isinstance(value, dict):
+        return 1 + sum(len(str(key)) + 4 + _size(item) for key, item in value.items()) if value else 2
+    if isinstance(value, list):
+        return 1 + sum(1 + _size(item) for item in value) if value else 2
+    if value is None or value is True:
+        return 4
+    if value is False:
+        return 5
+    return len(repr(value))
 
 
 def _key(request_id: Any) -> str:

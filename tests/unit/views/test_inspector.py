@@ -222,6 +222,19 @@ def test_each_scope_is_bounded_in_bytes_too_and_keeps_the_newest() -> None:
     assert [m["params"]["sessionId"] for _, m in log.messages()] == ["B", "A", "A", "A"]
 
 
+def test_a_message_counts_as_its_compact_json_against_the_cap() -> None:
+    log = WireLog()
+    messages = [
+        update("A", "agent_message_chunk"),
+        request(7, "session/prompt", sessionId="A", prompt=[{"type": "text", "text": "hi"}], meta={}),
+        result(7, {"stopReason": "end_turn", "usage": [1, 2.5, -3, None, True, False, [], {}]}),
+        big_update("A", 1, 5_000_000),
+    ]
+    for message in messages:
+        entry = log.record("in", message)
+        assert entry.size == len(json.dumps(message, separators=(",", ":")))
+
+
 def test_one_message_over_the_byte_cap_is_still_shown_alone() -> None:
     log = WireLog(scope_bytes=1_000)
     log.record("in", big_update("A", 1, 5_000))
