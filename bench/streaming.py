@@ -12,7 +12,7 @@ inside the page with `performance.now()` and a MutationObserver and read afterwa
 `--runs` runs, the ratios next to the issue's targets, and the servers' CPU and RSS. It asserts nothing.
 
     .venv/bin/python bench/streaming.py [--runs 3] [--flood 20000] [--stamped 400] [--rate 200] \\
-        [--long 20000] [--long-rate 2000] [--history 30000]
+        [--long 20000] [--long-rate 2000] [--history 30000] [--big 5000000]
 """
 
 from __future__ import annotations
@@ -330,7 +330,8 @@ def report(
     start: dict[str, float],
 ) -> None:
     flood = f"flood {args.flood}"
-    md, big, tool = f"markdown {args.markdown}", f"big {args.big}", f"tool {args.big}"
+    md = f"markdown {args.markdown}"
+    big, tool, diff = (f"{name} {args.big}" for name in ("big", "tool", "diff"))
 
     def med(system: str, workload: str, attr: str) -> float:
         return median([getattr(r, attr) for r in runs[system][workload]])
@@ -382,7 +383,7 @@ def report(
     )
     wb, rb = med("webclient", flood, "browser_cpu"), med("relay", flood, "browser_cpu")
     print(f"| browser main thread for {flood} | {rb:.2f} s | {wb:.2f} s ({wb / rb:.2f}x relay) | - | - | |")
-    for workload in (md, big, tool):
+    for workload in (md, big, tool, diff):
         w, r = med("webclient", workload, "seconds"), med("relay", workload, "seconds")
         s = med("sdk", workload, "seconds")
         lag = med("webclient", workload, "loop_lag_ms")
@@ -442,6 +443,7 @@ async def main() -> None:
         f"markdown {args.markdown}",
         f"big {args.big}",
         f"tool {args.big}",
+        f"diff {args.big}",
     ]
     # The long answer measures the server alone (a relay's page of 20,000 text nodes in one paragraph
     # takes minutes); the history goes last, as its long transcript stays in the session.

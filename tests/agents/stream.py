@@ -9,6 +9,7 @@
     markdown N         a long Markdown answer of N blocks (paragraphs, lists, code), in small chunks
     big BYTES          one chunk of BYTES characters
     tool BYTES         one tool call whose update carries BYTES characters of output
+    diff BYTES         one tool call whose update carries a diff of BYTES characters (old and new text)
 
 Stamps are `[t=<epoch ms>]` so the page (or a client) can measure stamp -> seen. Every answer ends with
 the marker `‖`, followed by the prompt's optional last word `#tag` (so a page that also shows earlier
@@ -128,6 +129,21 @@ def tool(size: int) -> None:
     out.flush()
 
 
+def diff(size: int) -> None:
+    """A file of short lines rewritten: every tenth line changed, each side about `size / 2`."""
+    lines = max(1, size // 2 // len("line 0000000 of the file\n"))
+    old = "".join(f"line {n:07} of the file\n" for n in range(lines))
+    new = "".join(f"line {n:07} {'of the FILE' if n % 10 == 0 else 'of the file'}\n" for n in range(lines))
+    wire.update(SESSION, {"sessionUpdate": "tool_call", "toolCallId": "d1", "title": "Edit a big file"})
+    content = [{"type": "diff", "path": "/w/big.txt", "oldText": old, "newText": new}]
+    wire.update(
+        SESSION,
+        {"sessionUpdate": "tool_call_update", "toolCallId": "d1", "status": "completed", "content": content},
+    )
+    out.write(chunk(END))
+    out.flush()
+
+
 WORKLOADS = {
     "flood": flood,
     "stamped": stamped,
@@ -138,6 +154,7 @@ WORKLOADS = {
     "markdown": markdown,
     "big": big,
     "tool": tool,
+    "diff": diff,
 }
 
 

@@ -49,6 +49,7 @@ def test_a_tiny_run_of_the_streaming_benchmark_prints_every_figure_next_to_its_t
         "markdown 8:",
         "big 20000:",
         "tool 20000:",
+        "diff 20000:",
         "RSS:",
     ):
         assert figure in table, table
