@@ -21,7 +21,6 @@ first goes whole): 60 made-up session ids once held 316 MiB.
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 import itertools
 import json
@@ -29,7 +28,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 RESPONSE = "(response)"
 NOTE = "note"
@@ -94,6 +93,16 @@ class _Pending:
     seq: int
 
 
+class _Meta(NamedTuple):
+    """What every entry has, whatever the message: made once, before the entry itself."""
+
+    seq: int
+    at: float
+    direction: str
+    size: int
+    version: int | None
+
+
 class WireLog:
     """Every message of one server's agent connection(s), bounded per scope."""
 
@@ -122,11 +131,11 @@ class WireLog:
         self.last_seq = seq
         method = message.get("method")
         request_id = message.get("id")
+        meta = _Meta(seq, at, direction, _size(message), version)
         if isinstance(method, str):
-            entry = self._request_or_notification(seq, at, direction, method, request_id, message)
+            entry = self._request_or_notification(meta, method, request_id, message)
         else:
-            entry = self._response(seq, at, direction, request_id, message)
-        entry = dataclasses.replace(entry, size=_size(message), version=version)
+            entry = self._response(meta, request_id, message)
         self._store(entry)
         return entry
 
@@ -141,8 +150,9 @@ class WireLog:
         return entry
 
     def _request_or_notification(
-        self, seq: int, at: float, direction: str, method: str, request_id: Any, message: dict[str, Any]
+        self, meta: _Meta, method: str, request_id: Any, message: dict[str, Any]
     ) -> WireEntry:
+        seq, at, direction, size, version = meta
         if direction == "out" and method == "initialize":
             self._pending.clear()  # a new connection: request ids start again
         session_id = _params_session(message)
@@ -150,15 +160,18 @@ class WireLog:
             if len(self._pending) >= PENDING_SIZE:
                 self._pending.pop(next(iter(self._pending)))
             self._pending[(direction, _key(request_id))] = _Pending(at, method, session_id, seq)
-        return WireEntry(seq, at, direction, method, request_id, session_id, message)
+        return WireEntry(
+            seq, at, direction, method, request_id, session_id, message, size=size, version=version
+        )
 
-    def _response(
-        self, seq: int, at: float, direction: str, request_id: Any, message: dict[str, Any]
-    ) -> WireEntry:
+    def _response(self, meta: _Meta, request_id: Any, message: dict[str, Any]) -> WireEntry:
+        seq, at, direction, size, version = meta
         request_direction = "out" if direction == "in" else "in"
         pending = self._pending.pop((request_direction, _key(request_id)), None)
         if pending is None:
-            return WireEntry(seq, at, direction, RESPONSE, request_id, None, message)
+            return WireEntry(
+                seq, at, direction, RESPONSE, request_id, None, message, size=size, version=version
+            )
         session_id = pending.session_id
         if pending.method == "session/new" and session_id is None:
             created = _result_session(message)
@@ -167,7 +180,9 @@ class WireLog:
                 self._claimed[pending.seq] = created
                 self._started[created] = min(self._started.get(created, pending.at), pending.at)
         rtt = round((at - pending.at) * 1000, 3)
-        return WireEntry(seq, at, direction, RESPONSE, request_id, session_id, message, rtt, pending.method)
+        return WireEntry(
+            seq, at, direction, RESPONSE, request_id, session_id, message, rtt, pending.method, size, version
+        )
 
     def _store(self, entry: WireEntry) -> None:
         scope = entry.session_id

@@ -50,6 +50,7 @@ from webclient.settings import Settings
 # `session/load` goes to the session it names, which is known).
 MAX_EARLY_UPDATES = 64
 # What a session's replay may still change when the page already shows its conversation.
+_PROTOCOL_LOG = frozenset({Aspect.PROTOCOL_LOG})  # what a message crossing the wire changed
 _SESSION_STATE = (CommandsEvent, ModeEvent, ConfigOptionsEvent, SessionInfoEvent, UsageEvent)
 
 
@@ -310,7 +311,7 @@ class AgentRoute(Generic[SinkT]):
         # session/new names an id no session has yet: the sessions still opening render it once theirs is set.
         for live in self.sessions():
             if entry.session_id is None or live.state.session_id in (None, entry.session_id):
-                live.hub.mark({Aspect.PROTOCOL_LOG})
+                live.hub.mark(_PROTOCOL_LOG)
 
     async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
         live = self.by_agent_id(request.session_id)

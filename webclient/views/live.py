@@ -132,9 +132,18 @@ class LiveHub:
             keys = set(keys)
             for watcher in self._watchers:
                 watcher(keys)
-        self._dirty.update(keys)
-        if self._dirty:
+        if not isinstance(keys, set | frozenset):
+            keys = set(keys)
+        if Aspect.PROTOCOL_LOG in keys and not self._inspected():
+            # Only a tab whose inspector is open is sent the log (one that opens it gets all of it then):
+            # with none, a message crossing the wire is no reason for a frame.
+            keys = keys - {Aspect.PROTOCOL_LOG}
+        if keys:
+            self._dirty.update(keys)
             self._wake.set()
+
+    def _inspected(self) -> bool:
+        return any(sub.watching_inspector for sub in self._subscribers)
 
     def watch(self, watcher: Callable[[set[str]], None]) -> None:
         """Tell `watcher` every set of keys marked from now on (the transcript keeper listens so)."""
@@ -192,7 +201,15 @@ class LiveHub:
         self._wake.clear()
         if not dirty or not self._subscribers:
             return None
-        wire = self.inspector.batch() if self.inspector is not None and Aspect.PROTOCOL_LOG in dirty else None
+        # The protocol log's view goes only to tabs whose inspector is open: with none, it is not read
+        # (reading it walks the session's kept messages, thousands, on every frame of a flood).
+        wire = (
+            self.inspector.batch()
+            if self.inspector is not None
+            and Aspect.PROTOCOL_LOG in dirty
+            and any(sub.watching_inspector for sub in self._subscribers)
+            else None
+        )
         entries = self.state.transcript.entries(dirty)
         now = asyncio.get_running_loop().time()
         return _Taken(dirty, entries, list(self._subscribers), wire, now)

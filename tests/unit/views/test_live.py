@@ -427,3 +427,17 @@ async def test_a_change_made_while_a_heavy_frame_renders_off_the_loop_goes_out_i
         assert 'data-state="ready"' in str(await asyncio.wait_for(sub.frames.get(), 5))
     finally:
         await hub.stop()
+
+
+async def test_a_message_on_the_wire_wakes_the_flusher_only_while_a_tab_has_its_inspector_open(
+    hub: LiveHub,
+) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    hub.mark({Aspect.PROTOCOL_LOG})
+    assert not hub._dirty  # nobody reads the log: no frame to make
+
+    hub.watch_inspector(sub, True)
+    drain(sub)
+    hub.mark({Aspect.PROTOCOL_LOG})
+    assert hub._dirty == {Aspect.PROTOCOL_LOG}
