@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -118,3 +121,31 @@ async def test_a_tab_on_loopback_gets_its_frames_uncompressed(workspace: Path) -
             await tab.wait_for(status_is("ready"))
         finally:
             await tab.close()
+
+
+@pytest.mark.parametrize(
+    "inherited", [signal.SIG_DFL, signal.SIG_IGN], ids=["from a terminal", "started in the background"]
+)
+@pytest.mark.parametrize("delay", [0.0, 0.2], ids=["at once", "while the app is imported"])
+def test_ctrl_c_right_after_the_url_shows_stops_the_server_cleanly(
+    workspace: Path, inherited: signal.Handlers, delay: float
+) -> None:
+    """The URL is printed before the app is imported: a Ctrl+C from then on stops the server, quietly
+    (no traceback), also when SIGINT came ignored from a shell that started it in the background."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webclient", "--no-browser", "--port", "0", "--cwd", str(workspace)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, inherited),
+    )
+    try:
+        assert process.stdout is not None
+        assert "is running at" in process.stdout.readline()
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert "Traceback" not in process.stdout.read()
+    finally:
+        process.kill()
+        process.wait()

@@ -164,13 +164,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     port = sock.getsockname()[1]
     url = url_for(settings.host, port, settings.token)
+    # Ctrl+C must work from the moment the URL shows, also when the process inherited SIGINT ignored
+    # (started in the background by a script); uvicorn installs its own handler only once it serves.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print(f"webclient {__version__} is running at {url}", flush=True)
     opened: list[Path] = []
+    launcher = threading.Timer(0.5, lambda: opened.append(open_browser(url)))
     if settings.open_browser:
-        threading.Timer(0.5, lambda: opened.append(open_browser(url))).start()
+        launcher.start()
     try:
         serve(settings, sock)
     finally:
+        launcher.cancel()  # stopped before the browser was due: do not open it on a server that is gone
+        if launcher.is_alive():  # or it is opening now: wait, so that its file is removed below
+            launcher.join()
         for path in opened:
             remove(path)
     return 0
@@ -194,7 +201,11 @@ def _missing_command(settings: Settings) -> str | None:
 
 def serve(settings: Settings, sock: socket.socket) -> None:
     """Import the server (the slow part of start-up) and serve on the bound socket until interrupted."""
-    server = build_server(settings, sock)
+    try:
+        server = build_server(settings, sock)
+    except KeyboardInterrupt:  # Ctrl+C while the app was being imported: nothing runs yet
+        sock.close()
+        return
     # uvicorn shuts down gracefully (stopping the agent's process group) on SIGINT and SIGTERM. A closed
     # terminal sends SIGHUP, whose default would end us at once and leave the agent running: the
     # agent has its own session, so the terminal's hangup does not reach it.
