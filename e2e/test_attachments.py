@@ -7,8 +7,10 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.support.live import LiveServer
-from tests.support.pages import open_app, prompts_received
+from tests.support.browser import open_signed_in
+from tests.support.console import watch_problems
+from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import agent_messages, open_app, prompts_received
 from tests.support.screenshots import screenshot
 from tests.support.workspace import tiny_png
 
@@ -52,6 +54,29 @@ def test_escape_closes_the_picker_and_a_missing_file_says_so(page: Page, server:
     composer.press("Escape")
     expect(page.get_by_test_id("file-picker")).to_be_hidden()
     expect(page.get_by_test_id("composer-attachment")).to_have_count(0)
+
+
+def test_a_file_name_that_is_not_utf8_is_offered_and_the_page_goes_on_updating(
+    page: Page, tmp_path: Path
+) -> None:
+    # A name in Latin-1, as an old archive leaves them: Python reads it with a surrogate escape, which no
+    # WebSocket text can carry. Its frame once ended the tab's sender, and the page heard nothing again.
+    (tmp_path / "old").mkdir()
+    with open(bytes(tmp_path / "old") + b"/caf\xe9 menu.txt", "w") as file:
+        file.write("coffee\n")
+    problems = watch_problems(page)
+    with serve_in_thread(scripted_agent("echo_agent"), cwd=tmp_path) as live:
+        open_signed_in(page, live)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+        composer = page.get_by_test_id("composer")
+        composer.press_sequentially("@menu")
+        expect(page.get_by_test_id("file-option")).to_have_attribute("data-path", "old/caf\ufffd menu.txt")
+        composer.press("Escape")
+        composer.fill("hello")
+        composer.press("Enter")
+        expect(agent_messages(page).last).to_contain_text("You said: hello")
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    assert problems == []
 
 
 def test_an_image_chosen_from_disk_is_shown_and_sent(page: Page, server: LiveServer, tmp_path: Path) -> None:

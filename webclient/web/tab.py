@@ -13,6 +13,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from markupsafe import Markup
 
 from webclient.acp.models import ContentPart, Notice, NoticeLevel, Suggestion
+from webclient.acp.wire_values import valid_text
 from webclient.aio import cancel_and_wait
 from webclient.domain.items import NoticeItem
 from webclient.domain.live_session import LiveSession
@@ -195,12 +196,19 @@ async def serve_tab(socket: WebSocket, registry: Registry, live: Live) -> None:
 
 
 async def _send_frames(socket: WebSocket, sub: Subscriber) -> None:
+    """Send the tab its frames in order, until the hub ends its stream (the page then reconnects)."""
     while True:
         frame = await sub.frames.get()
         if frame is None:  # the hub dropped this tab (too slow) or is shutting down
             await socket.close(code=1012)
             return
-        await socket.send_text(frame)
+        try:
+            await socket.send_text(frame)
+        except UnicodeEncodeError:
+            # Text from this machine rather than the agent, such as a file name that is not UTF-8 (Python
+            # reads it with surrogate escapes), cannot go in a WebSocket text message. Raised here, it
+            # ended this sender while the tab stayed connected, and the page never heard of a change again.
+            await socket.send_text(valid_text(frame))
 
 
 def _suggestion_if_there(live: LiveSession[LiveHub], generation: int, index: int) -> Suggestion | None:
