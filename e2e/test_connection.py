@@ -8,6 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from tests.support.console import watch_problems
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, serve_in_thread
 from tests.support.pages import in_view, open_app, prompt
@@ -97,6 +98,7 @@ def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
     # The browser's WebSocket to the real server runs through Playwright, so the test can cut it the way
     # a network does; everything else is the real server and agent.
     sockets: list[WebSocketRoute] = []
+    problems = watch_problems(page)  # the probe of each loss among them, once answered 405
 
     def through(route: WebSocketRoute) -> None:
         route.connect_to_server()
@@ -118,3 +120,4 @@ def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
         expect(send).to_be_enabled()
     assert len(sockets) == 3
     prompt(page, "list files")  # and the session goes on over the new connection
+    assert problems == []

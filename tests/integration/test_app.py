@@ -55,6 +55,15 @@ def test_a_bad_action_gets_a_notice_in_that_tab_only_and_changes_nothing(
     assert fresh.messages == [("user", "still fine?"), ("agent", "You said: still fine?")]
 
 
+def test_a_tab_that_lost_its_socket_can_ask_whether_its_session_is_still_served(start_app: StartApp) -> None:
+    # The page's probe after a lost connection: a HEAD of its own page, answered without the page.
+    app = start_app("echo_agent")
+    served = app.client.head("/s/s1", headers={"cookie": app.cookie})
+    assert (served.status_code, served.content) == (200, b"")
+    assert app.client.head("/s/s404", headers={"cookie": app.cookie}).status_code == 404
+    assert app.client.head("/s/s1").status_code == 401  # a server that no longer knows the tab
+
+
 def test_a_prompt_while_the_agent_is_working_is_refused_in_that_tab_only(
     start_app: StartApp, tmp_path: Path
 ) -> None:

@@ -96,6 +96,13 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
         )
         return HTMLResponse(html, headers={"cache-control": "no-store"})
 
+    @app.head("/s/{local_id}")
+    async def session_probe(local_id: str) -> Response:
+        """A tab whose socket closed asks whether this server still serves it, without the page; the
+        security middleware answers 401 first when the server no longer knows the tab's cookie."""
+        found = sessions.session(local_id) is not None
+        return Response(status_code=200 if found else 404, headers={"cache-control": "no-store"})
+
     @app.get("/s/{local_id}/inspector.jsonl")
     async def inspector_download(local_id: str, method: str = "") -> Response:
         """The protocol inspector's log of one session, one JSON-RPC message a line."""
