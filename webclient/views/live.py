@@ -121,10 +121,7 @@ class LiveHub:
         for timer in self._format_timers.values():
             timer.cancel()
         self._format_timers.clear()
-        for sub in list(self._subscribers):
-            with contextlib.suppress(asyncio.QueueFull):
-                sub.frames.put_nowait(None)
-        self._subscribers.clear()
+        self._drop_tabs()  # a tab whose queue is full too: without its end marker it stays connected, deaf
 
     def mark(self, keys: Iterable[str]) -> None:
         """Note that these parts of the state changed; they go out with the next frame."""

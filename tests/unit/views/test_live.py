@@ -287,6 +287,15 @@ async def test_stop_without_start_still_ends_streams(hub: LiveHub) -> None:
     assert drain(sub)[-1] is None
 
 
+async def test_stop_ends_the_stream_of_a_tab_whose_queue_is_full(hub: LiveHub) -> None:
+    sub = hub.subscribe()  # never reads
+    for _ in range(MAX_QUEUED_FRAMES - 1):
+        hub.broadcast("<p>a frame</p>")
+    assert sub.frames.full() and not sub.dropped
+    await hub.stop()
+    assert drain(sub)[-1] is None  # its socket closes, as every other tab's does
+
+
 async def settle() -> None:
     """Give the flusher task many loop turns (and a little time) to do whatever it is going to do."""
     for _ in range(20):
