@@ -6,7 +6,8 @@ click the second chip, then `replace` (`[]`, a chunk, `["First A", "First B"]`, 
 `["Second C"]`, the answer) and, right after its answer, `withdraw` (`[]`, a chunk, `["Soon gone"]`,
 0.3 s later `[]`, the answer). The scripted v1 agent is tests/agents/suggestion_race.py. Each run must
 end with the page idle and no chip offered, and with no script error or failed swap on the way;
-`WEBCLIENT_RACE_RUNS` sets how many runs (default 10).
+`WEBCLIENT_RACE_RUNS` sets how many runs (default 10). Every other run has the protocol inspector open
+throughout, so its entries go out in the same frames, and it must end on the last list and the answer.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tests.support.browser import open_signed_in
 from tests.support.console import watch_problems
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
 from tests.support.pages import agent_messages, chips
+from tests.support.polling import wait_until
 
 RUNS = int(os.environ.get("WEBCLIENT_RACE_RUNS", "10"))
 # Generous for a loaded two-core machine: a state change that never comes fails the run all the same.
@@ -55,6 +57,29 @@ def idle_with(page: Page, *offered: str) -> None:
         expect(page.get_by_test_id("suggestions")).to_be_hidden(timeout=DEADLINE_MS)
 
 
+WIRE = '[data-testid="inspector-entry"]:not([data-direction="note"])'  # not webclient's own notes
+# What the protocol inspector shows of `withdraw`: the prompt, then each update by kind, then the answer.
+WITHDRAW_ON_THE_WIRE = [
+    "session/prompt",
+    "prompt_suggestions_update",
+    "agent_message_chunk",
+    "prompt_suggestions_update",
+    "prompt_suggestions_update",
+    "session/prompt (response)",
+]
+
+
+def wire_since(page: Page, seq: int) -> list[str]:
+    """The protocol inspector's entries after entry `seq`, in order: each update's kind, else its method."""
+    shown: list[str] = page.eval_on_selector_all(
+        WIRE,
+        "(entries, seq) => entries.filter(e => Number(e.dataset.seq) > seq)"
+        ".map(e => e.dataset.kind || e.dataset.method)",
+        seq,
+    )
+    return shown
+
+
 def answered(page: Page, text: str) -> None:
     expect(agent_messages(page).last).to_contain_text(text, timeout=DEADLINE_MS)
 
@@ -66,6 +91,11 @@ def test_replacing_then_withdrawing_right_after_a_turn_leaves_the_page_idle_with
     problems = watch_problems(page)  # a swap htmx could not make, or a script that threw mid-frame
     open_signed_in(page, race_server)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+    inspecting = run % 2 == 1
+    if inspecting:
+        page.get_by_test_id("inspector-toggle").click()
+        expect(page.locator(WIRE).first).to_be_attached(timeout=DEADLINE_MS)
+        opened_at = int(page.locator(WIRE).last.get_attribute("data-seq") or 0)
     send(page, "hello")
     answered(page, "You said: hello")
     idle_with(page, "Pick one", "Pick two")
@@ -84,4 +114,12 @@ def test_replacing_then_withdrawing_right_after_a_turn_leaves_the_page_idle_with
     send(page, "withdraw")  # as soon as the page shows the answer: the issue's 0.1 s after it, or less
     answered(page, "ok withdraw")
     idle_with(page)
+    if inspecting:  # and the inspector shows every message of this run, the last turn's in wire order
+        wait_until(
+            lambda: wire_since(page, opened_at)[-6:] == WITHDRAW_ON_THE_WIRE,
+            DEADLINE_MS / 1000,
+            "the inspector to show the withdrawal and the answer",
+            lambda: repr(wire_since(page, opened_at)),
+        )
+        assert len(wire_since(page, opened_at)) == 32  # five messages for each of four turns, six for two
     assert problems == []
