@@ -287,3 +287,21 @@ async def test_what_a_command_leaves_running_in_the_background_ends_with_it(work
         assert replies[1] == {"result": {"exitCode": 0}}
         (child,) = [int(p) for p in replies[2]["result"]["output"].split()]
         await eventually(lambda: not pid_alive(child), 20, "the background child gone")
+
+
+async def test_a_command_never_gets_a_variable_holding_the_token_nor_webclients_own(workspace: Path) -> None:
+    # A server process of its own, started with a token the user chose and a variable that holds it, as
+    # a user's shell could have: the command the agent runs sees neither, as the agent itself does not.
+    token = "tok-" + "t3rminal" * 5
+    env = {"WEBCLIENT_TOKEN": token, "LEAKS_THE_TOKEN": f"x{token}x", "KEPT_FOR_COMMANDS": "yes"}
+    steps = [create("env"), {"call": "terminal/wait_for_exit", "params": {"terminalId": "$tid"}},
+             {"call": "terminal/output", "params": {"terminalId": "$tid"}}]  # fmt: skip
+    with run_server(scripted_agent("uses_terminals"), cwd=workspace, env=env) as server:
+        assert server.token == token
+        tab = await open_tab(server)
+        await tab.wait_for(status_is("ready"))
+        await tab.send(action="prompt", text=json.dumps(steps))
+        html = await tab.wait_for(lambda html: "KEPT_FOR_COMMANDS=yes" in html, timeout=30)
+        await tab.close()
+    assert token not in html
+    assert "LEAKS_THE_TOKEN" not in html and "WEBCLIENT_" not in html
