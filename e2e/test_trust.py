@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +248,71 @@ def test_a_sign_in_that_never_finishes_offers_a_restart(page: Page, scripted: St
     restart.click()
     expect(page.get_by_test_id("notice").filter(has_text="restarting the agent")).to_have_count(1)
     expect(page.get_by_test_id("auth-method")).to_have_count(2, timeout=30_000)  # a fresh agent asks again
+
+
+@contextmanager
+def cookie_setter(name: str) -> Iterator[tuple[str, list[str]]]:
+    """Another server on this machine (127.0.0.1, another port) whose every page sets a cookie called
+    `name`, as any local program can: cookies are not kept apart by port. Yields its address and the
+    Cookie headers the browser sent it."""
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.headers.get("cookie") or "")
+            body = b"<!doctype html><title>another server</title><p>another server</p>"
+            self.send_response(200)
+            self.send_header("set-cookie", f"{name}=overwritten; Path=/; HttpOnly; SameSite=Strict")
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{other.server_address[1]}/", seen
+    finally:
+        other.shutdown()
+        other.server_close()
+        thread.join(timeout=10)
+
+
+def test_another_server_on_this_machine_that_overwrites_the_cookie_does_not_sign_the_page_out(
+    page: Page, scripted: Start
+) -> None:
+    server = scripted("echo_agent")
+    open_signed_in(page, server)
+    status = page.get_by_test_id("agent-status")
+    expect(status).to_have_attribute("data-state", "ready")
+    name, value = server.cookies[0].split("=", 1)
+    # The page keeps its key in its origin's storage once it has loaded.
+    page.wait_for_function("() => !!window.localStorage.getItem('webclient-sign-in-key')")
+
+    with cookie_setter(name) as (other, seen):
+        page.goto(other)
+        expect(page.locator("p")).to_have_text("another server")
+        # It was sent our cookie, and its own replaced it: the browser now holds only the other one.
+        assert any(f"{name}={value}" in header for header in seen), seen
+        held = {c["name"]: c["value"] for c in page.context.cookies(server.base)}
+        assert held[name] == "overwritten"
+
+        page.goto(server.base + "/")  # refused for want of the cookie, the page gets it back and loads
+        expect(status).to_have_attribute("data-state", "ready")
+        expect(page).to_have_url(re.compile(r"/s/s\d+$"))
+        held = {c["name"]: c["value"] for c in page.context.cookies(server.base)}
+        assert held[name] == value
+        send(page, "still here")
+        expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("still here")
+
+    # A browser that never signed in has no key: it stays refused, with the page that says what to do.
+    stranger = page.context.browser
+    assert stranger is not None
+    other_page = stranger.new_context().new_page()
+    other_page.goto(server.base + "/")
+    expect(other_page.get_by_test_id("error-page")).to_have_attribute("data-status", "401")
+    other_page.context.close()

@@ -69,11 +69,14 @@
     if (out) { out.textContent = String(seconds); }
   }
 
-  // Is it the network, or a server that no longer knows us? A 401 on our own page means the latter.
+  // Is it the network, or a server that no longer knows us? A 401 on our own page means the latter,
+  // unless our key gets the cookie set again (another server on this machine overwrote it).
   function probe() {
     return window.fetch(window.location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
-      .then(function (response) { return response.status === 401 ? "expired" : "reachable"; },
-            function () { return "unreachable"; });
+      .then(function (response) {
+        if (response.status !== 401) { return "reachable"; }
+        return window.webclient.signInKey.renew().then(function (renewed) { return renewed ? "reachable" : "expired"; });
+      }, function () { return "unreachable"; });
   }
 
   function socketOf(event) {

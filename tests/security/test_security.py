@@ -132,6 +132,33 @@ def test_a_post_without_our_origin_is_refused_with_403(
     assert response.status_code == 403
 
 
+def test_a_signed_in_page_gets_its_key_and_the_key_alone_sets_the_cookie_again(
+    app: InProcessApp, cookie: str
+) -> None:
+    # Another server on this machine may overwrite the cookie (cookies ignore the port); the key the page
+    # keeps in its own origin's storage gets it back.
+    own = {"origin": app.origin}
+    assert app.client.post("/auth/key", headers=own).status_code == 401  # no cookie, no key
+    assert app.client.post("/auth/key", headers={"cookie": cookie}).status_code == 403  # not our page
+    key = app.client.post("/auth/key", headers={**own, "cookie": cookie})
+    assert key.status_code == 200 and key.headers["cache-control"] == "no-store"
+    assert TOKEN not in key.text
+
+    renewed = app.client.post("/auth/renew", headers=own, content=key.content)
+    app.client.cookies.clear()  # the client keeps what a response sets; the other tests send their own
+    assert renewed.status_code == 204
+    assert renewed.headers["set-cookie"].split(";")[0] == cookie
+
+    for refused in (
+        app.client.post("/auth/renew", headers=own, content=b"a wrong key"),
+        app.client.post("/auth/renew", headers=own, content=TOKEN.encode()),  # not the token either
+        app.client.post("/auth/renew", headers=own, content=key.content + b"x" * 300),
+    ):
+        assert refused.status_code == 401 and "set-cookie" not in refused.headers
+    assert app.client.post("/auth/renew", content=key.content).status_code == 403  # no Origin
+    assert app.client.get("/auth/renew").status_code == 401  # only a POST renews
+
+
 @pytest.mark.parametrize("path", ["/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"])
 def test_the_api_docs_are_not_served(app: InProcessApp, cookie: str, path: str) -> None:
     assert app.client.get(path, headers={"cookie": cookie}).status_code == 404

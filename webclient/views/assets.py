@@ -39,6 +39,7 @@ SCRIPTS = (
     "htmx-ext-ws-2.0.4.js",
     "keymap.js",
     "calls.js",
+    "sign_in_key.js",
     "app.js",
     "attach.js",
     "suggestion_policy.js",

@@ -97,10 +97,16 @@ def page(
     )
 
 
-def error_page(status: int, title: str, what_happened: str, what_to_do: str) -> str:
-    """A page for a refused request, styled like the app (our own text only)."""
+def error_page(status: int, title: str, what_happened: str, what_to_do: str, *, renews: bool = False) -> str:
+    """A page for a refused request, styled like the app (our own text only); with `renews`, its script
+    first tries to get the sign-in cookie set again from the key the origin's storage keeps."""
     return _partial(
-        "error.html", status=status, title=title, what_happened=what_happened, what_to_do=what_to_do
+        "error.html",
+        status=status,
+        title=title,
+        what_happened=what_happened,
+        what_to_do=what_to_do,
+        renews=renews,
     )
 
 

@@ -18,9 +18,10 @@ class Refusal:
     title: str
     what_happened: str
     what_to_do: str
+    renews: bool = False  # the page tries the origin's sign-in key first (static/sign_in_key.js)
 
     def html(self) -> str:
-        return error_page(self.status, self.title, self.what_happened, self.what_to_do)
+        return error_page(self.status, self.title, self.what_happened, self.what_to_do, renews=self.renews)
 
 
 RESTART_HINT = (
@@ -46,6 +47,7 @@ NOT_SIGNED_IN = Refusal(
     "webclient lets in only the browser that opened the link it printed when it started. "
     "Each start makes a new link, so after a restart the old page no longer works.",
     RESTART_HINT,
+    renews=True,
 )
 WRONG_TOKEN = Refusal(
     401,

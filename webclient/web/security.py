@@ -7,7 +7,10 @@ WebSocket request is checked before any route sees it:
   `null` Origin is refused too);
 - the per-start token, given once in the URL, is exchanged for an HttpOnly, SameSite=Strict cookie,
   once: after that the link signs nobody else in (a browser that already holds the cookie is simply
-  sent on), and the redirect after the exchange only ever goes to a path of ours.
+  sent on), and the redirect after the exchange only ever goes to a path of ours;
+- cookies are not kept apart by port, so any other server on this machine can overwrite or evict ours:
+  a signed-in page keeps the cookie's value as a key in its origin's own storage (which is kept apart
+  by port), and gives it back to get the cookie set again (`/auth/key`, `/auth/renew`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ from webclient.web.error_pages import (
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PUBLIC_PREFIXES = ("/static/", "/favicon.ico")
+# A signed-in page asks for its key here (POST, our Origin, the cookie) ...
+KEY_PATH = "/auth/key"
+# ... and gives it back here (POST, our Origin, the key as the body) to have the cookie set again.
+RENEW_PATH = "/auth/renew"
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -93,6 +100,9 @@ class AccessPolicy:
         value = _cookie_value(cookie_header, self.cookie_name)
         return value is not None and hmac.compare_digest(value.encode(), self.cookie_secret.encode())
 
+    def key_ok(self, candidate: bytes) -> bool:
+        return hmac.compare_digest(candidate, self.cookie_secret.encode())
+
     def set_cookie_header(self) -> str:
         return f"{self.cookie_name}={self.cookie_secret}; HttpOnly; SameSite=Strict; Path=/"
 
@@ -121,13 +131,25 @@ class SecurityMiddleware:
             return await _respond(send, BAD_HOST)
         if method not in SAFE_METHODS and not self.policy.origin_ok(headers.get("origin")):
             return await _respond(send, CROSS_ORIGIN)
+        if path == RENEW_PATH and method == "POST":
+            return await self._renew(receive, send)
         if not path.startswith(PUBLIC_PREFIXES):
             query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
             if "token" in query:
                 return await self._exchange_token(scope, send, query)
             if not self.policy.cookie_ok(headers.get("cookie")):
                 return await _respond(send, NOT_SIGNED_IN)
+            if path == KEY_PATH and method == "POST":
+                return await _plain(send, 200, self.policy.cookie_secret.encode())
         await self.app(scope, receive, _with_security_headers(send))
+
+    async def _renew(self, receive: Receive, send: Send) -> None:
+        """Set the cookie again for a page that gives back its key (another server on this machine may
+        have overwritten the cookie); the Origin was checked already, as for any POST."""
+        body = await _read_body(receive, limit=256)
+        if body is None or not self.policy.key_ok(body):
+            return await _plain(send, 401, b"")
+        await _plain(send, 204, b"", set_cookie=self.policy.set_cookie_header())
 
     async def _exchange_token(self, scope: Scope, send: Send, query: dict[str, str]) -> None:
         token = query.pop("token")
@@ -182,6 +204,32 @@ async def _redirect(send: Send, location: str, set_cookie: str | None) -> None:
         }
     )
     await send({"type": "http.response.body", "body": b""})
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    """The request's body, or None past `limit` bytes."""
+    body = b""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        body += bytes(message.get("body", b""))
+        if len(body) > limit:
+            return None
+        if not message.get("more_body", False):
+            return body
+
+
+async def _plain(send: Send, status: int, body: bytes, set_cookie: str | None = None) -> None:
+    headers = [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+        *([(b"set-cookie", set_cookie.encode())] if set_cookie else []),
+        *SECURITY_HEADERS,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": b"" if status == 204 else body})
 
 
 def _headers(scope: Scope) -> dict[str, str]:

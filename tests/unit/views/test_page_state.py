@@ -3,6 +3,8 @@ a write's diff shown once, the welcome's starters, and the page for a refused re
 
 from __future__ import annotations
 
+import re
+
 from webclient.acp.models import (
     AgentStatus,
     Command,
@@ -18,7 +20,7 @@ from webclient.domain.state import Aspect, SessionState, TurnState
 from webclient.views import render
 from webclient.views.notices import has_detail, plain_text
 from webclient.views.welcome import DEMO_AGENT_NAME, DEMO_TOUR, starters
-from webclient.web.error_pages import NOT_SIGNED_IN
+from webclient.web.error_pages import CROSS_ORIGIN, NOT_SIGNED_IN
 
 
 def ready() -> SessionState:
@@ -189,8 +191,12 @@ def test_the_welcome_names_the_agent_and_its_starters_put_text_in_data_attribute
 # --- the page for a refused request ---------------------------------------------------------------------
 
 
-def test_the_refusal_page_says_what_to_do_uses_only_our_stylesheets_and_no_script() -> None:
+def test_the_refusal_page_says_what_to_do_with_our_stylesheets_and_no_script_but_the_sign_in_key() -> None:
     html = NOT_SIGNED_IN.html()
     assert 'data-status="401"' in html and "What to do" in html and "?token=" in html
-    assert "<script" not in html and "style=" not in html
+    # One script of ours, which gives back the key the origin keeps, should another server on this
+    # machine have overwritten the cookie.
+    assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/sign_in_key.js" defer>']
+    assert "style=" not in html
     assert 'href="/static/app.css"' in html
+    assert "<script" not in CROSS_ORIGIN.html()
