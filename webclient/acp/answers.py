@@ -13,7 +13,6 @@ from typing import Any
 
 from webclient.acp.controls import ConfigOption, modes_from_wire
 from webclient.acp.models import AgentCapabilities, AgentInfo, AuthMethod, OpenedSession, StoredSessionInfo
-from webclient.agent_config import is_env_name
 from webclient.errors import AgentRequestError
 
 # The JSON-RPC error code with which an agent says that it wants a sign-in first (v1 and v2).
@@ -59,9 +58,9 @@ def agent_info(result: Any, shape: AnswerShape) -> AgentInfo:
 def terminal_auth_method(method_id: str, raw: Mapping[str, Any]) -> AuthMethod:
     """A `terminal` sign-in method (the same in v1 and v2): the user runs the agent with `args` and `env`."""
     args = tuple(a for a in as_list(raw.get("args")) if isinstance(a, str))
-    # Only real variable names: the page shows them in a command line to run, where a name such as
-    # "$(curl …)" or one with a right-to-left override would be shell code or hide what runs.
-    env = tuple((k, v) for k, v in as_object(raw.get("env")).items() if isinstance(v, str) and is_env_name(k))
+    # Every name as the agent gave it: the page quotes each in the command it shows, marks the odd ones
+    # ("$(curl …)", a right-to-left override) and leaves out and names those no variable can have.
+    env = tuple((k, v) for k, v in as_object(raw.get("env")).items() if isinstance(v, str))
     return AuthMethod(
         id=method_id,
         name=str(raw.get("name") or method_id),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,7 +27,7 @@ from webclient.agent_config import AgentSpec, agent_environment, env_problem, mc
 from webclient.aio import cancel_and_wait
 from webclient.domain.reasons import failure_text
 from webclient.domain.reconnect import Reconnect
-from webclient.domain.sign_in import SignIn
+from webclient.domain.sign_in import SignIn, TerminalCommand
 from webclient.domain.suggestions import SuggestionPolicy
 from webclient.errors import AgentError, AgentRequestError, Refused, SettingsError
 from webclient.settings import Settings
@@ -375,9 +374,7 @@ class AgentSupervisor:
         self._events.agent_status(status)
 
 
-def terminal_command(spec: AgentSpec, method: AuthMethod) -> str:
-    """The command line a terminal sign-in method asks the user to run: the agent's own, with the
-    method's arguments and environment."""
-    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in method.env)
-    command = shlex.join((*spec.argv, *method.args))
-    return f"{env} {command}" if env else command
+def terminal_command(spec: AgentSpec, method: AuthMethod) -> TerminalCommand:
+    """The command a terminal sign-in method asks the user to run: the agent's own, with the method's
+    arguments and environment."""
+    return TerminalCommand(argv=(*spec.argv, *method.args), env=method.env)

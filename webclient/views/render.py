@@ -28,6 +28,7 @@ from webclient.views.markdown_stream import Split, split, streamed_text
 from webclient.views.notices import INSTALL_LINES, command_not_found, has_detail, plain_text
 from webclient.views.paths import TEMPLATES_DIR
 from webclient.views.regions import REGIONS, is_region, partials
+from webclient.views.shell_command import shown_command
 from webclient.views.terminal import terminal_text
 from webclient.views.tool_text import keeps_lines
 from webclient.views.welcome import is_demo_agent, starters
@@ -70,6 +71,7 @@ def environment() -> Environment:
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
     env.globals["diff_view"] = diff_view
+    env.globals["shown_command"] = shown_command
     env.globals["patch_view"] = patch_view
     env.globals["welcome_starters"] = starters
     env.globals["notice_plain"] = plain_text
