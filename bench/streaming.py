@@ -38,9 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cdp  # bench/cdp.py: run as a script, this file's directory is on the path
-import httpx
 from cpu import CpuSampler
-from sampling import Sampling
+from lag import LagProbe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -134,25 +133,6 @@ def cpu_seconds(pid: int) -> float:
 def rss_mb(pid: int) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
     return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
-
-
-class LagProbe(Sampling):
-    """Another tab's service while a workload runs: the slowest answer to a small request, in ms."""
-
-    def __init__(self, base: str) -> None:
-        super().__init__(every=0.005)
-        self._base = base
-        self.worst = 0.0
-        self._client = httpx.Client(timeout=60)
-
-    def __exit__(self, *_: object) -> None:
-        super().__exit__()
-        self._client.close()
-
-    def sample(self) -> None:
-        started = time.perf_counter()
-        self._client.get(self._base + "/favicon.ico")
-        self.worst = max(self.worst, (time.perf_counter() - started) * 1000)
 
 
 # --- one workload in a page -----------------------------------------------------------------------------

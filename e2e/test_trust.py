@@ -316,3 +316,25 @@ def test_another_server_on_this_machine_that_overwrites_the_cookie_does_not_sign
     other_page.goto(server.base + "/")
     expect(other_page.get_by_test_id("error-page")).to_have_attribute("data-status", "401")
     other_page.context.close()
+
+
+def test_a_user_message_of_5_mb_from_the_agent_shows_its_start_and_offers_the_whole_as_a_download(
+    page: Page, scripted: Start
+) -> None:
+    server = scripted("big_items")
+    open_signed_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    send(page, "user-chunk")
+    expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("done user-chunk")
+    cut = page.get_by_test_id("user-text-cut")
+    expect(cut).to_contain_text("4,900,000 more characters are not shown")
+    with page.expect_download() as download:
+        cut.get_by_test_id("user-text-download").click()
+    assert Path(download.value.path()).stat().st_size == 5_000_000
+    page.reload()  # a later load shows it the same way, bounded
+    expect(page.get_by_test_id("user-text-cut")).to_be_visible()
+    for size, viewport, scheme in VARIANTS:  # the cut's note in view at every size
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # type: ignore[arg-type]
+        page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        cut.scroll_into_view_if_needed()
+        screenshot(page, f"trust-user-message-cut-{size}-{scheme}")

@@ -137,8 +137,16 @@ async def test_a_suggestion_of_5000000_characters_shows_bounded_is_never_sent_an
     await tab.wait_for(turn_finished("short one"), timeout=60)
 
 
-async def test_a_user_chunk_of_5_mb_does_not_stall_other_clients(server: LiveServer) -> None:
-    tab, worst, load, _ = await heavy_turn(server, "user-chunk")
+async def test_a_user_chunk_of_5_mb_does_not_stall_other_clients_and_shows_bounded(
+    server: LiveServer,
+) -> None:
+    tab, worst, load, page = await heavy_turn(server, "user-chunk")
 
     assert worst < 2.0 and load < 2.0  # a character-by-character scan for hidden characters: 3 s and more
     assert "done user-chunk" in tab.html
+    # The page shows its start (shown whole, the browser took seconds to lay it out at every page load).
+    assert len(page.encode()) < MiB and len(tab.html.encode()) < MiB
+    assert "4,900,000 more characters are not shown" in page
+    [link] = re.findall(r'href="(/agent-text/\w+)" download data-testid="user-text-download"', page)
+    whole = http_get(server.base + link, headers={"cookie": server.cookie()}, timeout=60)
+    assert whole.status_code == 200 and whole.text == "u" * 5_000_000

@@ -23,6 +23,7 @@ from webclient.text_controls import strip_controls
 from webclient.views import assets, hidden_chars
 from webclient.views.chips import approx_size, chip_view, link_warnings, uri_name
 from webclient.views.diff import diff_view, patch_view
+from webclient.views.full_texts import shown_text
 from webclient.views.markdown import render_markdown
 from webclient.views.markdown_stream import Split, split, streamed_text
 from webclient.views.notices import INSTALL_LINES, command_not_found, has_detail, plain_text
@@ -72,6 +73,7 @@ def environment() -> Environment:
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
     env.globals["diff_view"] = diff_view
     env.globals["shown_command"] = shown_command
+    env.globals["shown_text"] = shown_text
     env.globals["patch_view"] = patch_view
     env.globals["welcome_starters"] = starters
     env.globals["notice_plain"] = plain_text

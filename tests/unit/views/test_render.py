@@ -28,6 +28,7 @@ from webclient.domain.items import Item, MessageItem
 from webclient.domain.sign_in import SignIn
 from webclient.domain.state import Aspect, SessionState, TurnState
 from webclient.views import render
+from webclient.views.full_texts import USER_TEXT_SHOWN, full_text
 
 WS_PATH = "/ws"
 PAGE_IDS = frozenset(
@@ -163,6 +164,18 @@ def test_user_text_is_shown_literally_not_as_markdown() -> None:
     assert "strong" not in [t.name for t in tags(html)]
     assert "b" not in [t.name for t in tags(html)]
     assert "**not bold** <b>x</b>" in text(html)
+
+
+def test_a_huge_user_text_shows_its_start_and_a_download_of_the_whole() -> None:
+    state = SessionState()
+    whole = "<b>" + "u" * (USER_TEXT_SHOWN + 500)
+    html = render.item(state, message(state, "user", whole))
+    assert len(html) < USER_TEXT_SHOWN + 2000
+    assert "503 more characters are not shown" in text(html)
+    [link] = [t for t in tags(html) if t.attrs.get("data-testid") == "user-text-download"]
+    assert full_text(state, str(link.attrs["href"]).removeprefix("/agent-text/")) == whole
+    short = render.item(state, message(state, "user", "u" * USER_TEXT_SHOWN))
+    assert "not shown" not in short
 
 
 def test_auto_sent_user_message_is_marked_and_badged() -> None:
