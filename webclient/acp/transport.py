@@ -15,6 +15,7 @@ import contextlib
 import json
 from typing import Any
 
+from webclient.acp import wire_log
 from webclient.acp.endpoint import GarbageCallback, Intercept, InterceptingChannel, OverflowCallback
 from webclient.acp.wire_values import parse_line
 
@@ -73,6 +74,7 @@ class NdjsonTransport(InterceptingChannel):
                 return None
             if len(line) >= OFF_LOOP_BYTES:
                 text, message = await asyncio.to_thread(_parse, line)
+                wire_log.measured(message, len(line))  # the protocol log need not walk it to size it
             else:
                 text, message = _parse(line)
             if not text:

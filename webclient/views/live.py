@@ -25,7 +25,7 @@ from webclient.views.inspector import Batch, Cursor, InspectorFeed
 from webclient.views.markdown_stream import answer_text, finished_end, streamed_text
 from webclient.views.regions import is_region
 from webclient.views.streamed import Shown, Stream, StreamFrame
-from webclient.views.weight import heavy, text_size
+from webclient.views.weight import heavy, suggestions_size, text_size
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
 MAX_QUEUED_FRAMES = 256
@@ -187,8 +187,11 @@ class LiveHub:
         taken = self._take()
         if taken is None:
             return
-        sizes = (self._work(entry, taken.now) for entry in taken.entries)
-        # One huge chunk, tool update or diff: rendered off the loop, so other tabs are served meanwhile.
+        sizes = [self._work(entry, taken.now) for entry in taken.entries]
+        if Aspect.SUGGESTIONS in taken.dirty:
+            sizes.append(suggestions_size(self.state.suggestions))
+        # One huge chunk, tool update or diff, or a long suggestion list: rendered off the loop, so other
+        # tabs are served meanwhile.
         # The state may change while it renders; whatever changes is marked again and goes out next.
         frames = await asyncio.to_thread(self._render, taken) if heavy(sizes) else self._render(taken)
         self._deliver(taken, frames)

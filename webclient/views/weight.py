@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from webclient.acp.models import TextPart, ToolCallContent, ToolCallEvent
+from webclient.acp.models import Suggestion, TextPart, ToolCallContent, ToolCallEvent
 from webclient.domain.items import (
     FileWriteItem,
     Item,
@@ -22,6 +22,10 @@ from webclient.domain.items import (
 )
 
 OFF_LOOP_CHARS = 200_000
+# A suggestion's text is rendered several times (the chip, its folded and full label, the ghost text, the
+# data the scripts read) with a scan for hidden characters each time: a list of 50 of 600 characters took
+# 20 to 40 ms, some 20 times what a message's text of that length costs.
+SUGGESTION_COST = 20
 
 
 def text_size(entry: Item, terminals: Mapping[str, TerminalView]) -> int:
@@ -37,6 +41,12 @@ def text_size(entry: Item, terminals: Mapping[str, TerminalView]) -> int:
             return len(entry.new_text) + len(entry.old_text or "")
         case _:
             return 0
+
+
+def suggestions_size(suggestions: Iterable[Suggestion]) -> int:
+    """What rendering the suggestion list costs, in characters of message text."""
+    texts = (part for suggestion in suggestions for part in suggestion.parts if isinstance(part, TextPart))
+    return SUGGESTION_COST * sum(len(part.text) for part in texts)
 
 
 def heavy(sizes: Iterable[int]) -> bool:

@@ -6,8 +6,11 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+
 from tests.support.streams import FakeWriter
-from webclient.acp.transport import NdjsonTransport
+from webclient.acp import wire_log
+from webclient.acp.transport import OFF_LOOP_BYTES, NdjsonTransport
 
 
 def transport(data: bytes = b"", *, eof: bool = True) -> tuple[NdjsonTransport, list[str], FakeWriter]:
@@ -202,3 +205,37 @@ async def test_intercepted_messages_never_reach_the_sdk_and_everything_keeps_wir
     t = NdjsonTransport(reader, FakeWriter(), [].append, intercept=intercept)  # type: ignore[arg-type]
     assert [m["params"] for m in await receive_all(t)] == [0, 2]
     assert seen == [0, 1, 2, 3]
+
+
+async def test_the_protocol_log_sizes_a_long_line_by_its_length_without_walking_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 20,000 suggestions are 100,000 values: walking them to size the log's entry held every tab 100 ms.
+    entries = [{"prompt": [{"type": "text", "text": "s" * 600}]} for _ in range(2_000)]
+    big = {"jsonrpc": "2.0", "method": "session/update", "params": {"update": {"suggestions": entries}}}
+    small = {"jsonrpc": "2.0", "method": "session/update", "params": {"n": 1}}
+    walked: list[Any] = []
+    real_size = wire_log._size
+
+    def counted(value: Any) -> int:
+        walked.append(value)
+        return real_size(value)
+
+    monkeypatch.setattr(wire_log, "_size", counted)
+    log = wire_log.WireLog()
+    logged: list[wire_log.WireEntry] = []
+    reader = asyncio.StreamReader()
+    reader.feed_data(line(big) + line(small))
+    reader.feed_eof()
+
+    def intercept(message: dict[str, Any]) -> bool:
+        logged.append(log.record("in", message, version=1))
+        return True
+
+    t = NdjsonTransport(reader, FakeWriter(), print, intercept=intercept)  # type: ignore[arg-type]
+    assert await t.receive() is None
+
+    assert len(line(big)) >= OFF_LOOP_BYTES and logged[0].size == len(line(big))
+    assert not [v for v in walked if isinstance(v, dict) and "suggestions" in v]  # the long one: never walked
+    assert walked[0] == small  # the short line is, as it always was (it is cheap)
+    assert logged[1].size == real_size(small)

@@ -9,7 +9,7 @@ import pytest
 from markupsafe import Markup
 
 from tests.support.html import top_level
-from webclient.acp.models import AgentStatus, MessageChunk, TextPart, ToolCallEvent
+from webclient.acp.models import AgentStatus, MessageChunk, Suggestion, TextPart, ToolCallEvent
 from webclient.domain.items import Item
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
@@ -434,6 +434,34 @@ async def test_a_change_made_while_a_heavy_frame_renders_off_the_loop_goes_out_i
         assert 'data-state="ready"' not in str(heavy_frame)
         # The flusher was woken again while it rendered: nothing waits for a later change.
         assert 'data-state="ready"' in str(await asyncio.wait_for(sub.frames.get(), 5))
+    finally:
+        await hub.stop()
+
+
+@pytest.mark.parametrize(("count", "off_loop"), [(50, True), (3, False)])
+async def test_a_long_suggestion_list_renders_off_the_loop_and_a_short_one_on_it(
+    monkeypatch: pytest.MonkeyPatch, count: int, off_loop: bool
+) -> None:
+    # 50 suggestions of 600 characters took 20 to 40 ms to render: every other tab waited that long.
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0)
+    sub = hub.subscribe()
+    drain(sub)
+    threads: list[bool] = []
+    real_region = render.region
+
+    def region_seen(state: SessionState, key: Aspect) -> str:
+        if key is Aspect.SUGGESTIONS:
+            threads.append(threading.current_thread() is threading.main_thread())
+        return real_region(state, key)
+
+    monkeypatch.setattr(render, "region", region_seen)
+    hub.start()
+    try:
+        offered = [Suggestion(parts=(TextPart(text=f"{n:05} " + "s" * 600),), wire=()) for n in range(count)]
+        hub.mark(hub.state.set_suggestions(tuple(offered)))
+        frame = str(await asyncio.wait_for(sub.frames.get(), 5))
+        assert frame.count("00001 sss") >= 1
+        assert threads == [not off_loop]
     finally:
         await hub.stop()
 
