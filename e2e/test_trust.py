@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from tests.support.accessibility import describe, violations
 from tests.support.browser import open_signed_in
@@ -286,6 +286,13 @@ def test_another_server_on_this_machine_that_overwrites_the_cookie_does_not_sign
     page: Page, scripted: Start
 ) -> None:
     server = scripted("echo_agent")
+    sockets: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(re.compile(r"/ws(/|$)"), through)
     open_signed_in(page, server)
     status = page.get_by_test_id("agent-status")
     expect(status).to_have_attribute("data-state", "ready")
@@ -293,19 +300,35 @@ def test_another_server_on_this_machine_that_overwrites_the_cookie_does_not_sign
     # The page keeps its key in its origin's storage once it has loaded.
     page.wait_for_function("() => !!window.localStorage.getItem('webclient-sign-in-key')")
 
-    with cookie_setter(name) as (other, seen):
-        page.goto(other)
-        expect(page.locator("p")).to_have_text("another server")
-        # It was sent our cookie, and its own replaced it: the browser now holds only the other one.
-        assert any(f"{name}={value}" in header for header in seen), seen
-        held = {c["name"]: c["value"] for c in page.context.cookies(server.base)}
-        assert held[name] == "overwritten"
+    def held() -> str:
+        return {c["name"]: c["value"] for c in page.context.cookies(server.base)}[name]
 
+    with cookie_setter(name) as (other, seen):
+        # Another tab of this browser visits the other server: it is sent our cookie, and its own
+        # replaces it (cookies are not kept apart by port).
+        elsewhere = page.context.new_page()
+        elsewhere.goto(other)
+        expect(elsewhere.locator("p")).to_have_text("another server")
+        assert any(f"{name}={value}" in header for header in seen), seen
+        assert held() == "overwritten"
+
+        # The open page's connection drops: its reconnect is refused for want of the cookie, it gets the
+        # cookie back with its key, and goes on.
+        sockets[-1].close(code=1012)
+        banner = page.get_by_test_id("connection")
+        expect(banner).to_have_attribute("data-state", "open", timeout=30_000)
+        assert held() == value
+        send(page, "still connected")
+        expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text(
+            "still connected"
+        )
+
+        elsewhere.reload()  # overwritten again
+        assert held() == "overwritten"
         page.goto(server.base + "/")  # refused for want of the cookie, the page gets it back and loads
         expect(status).to_have_attribute("data-state", "ready")
         expect(page).to_have_url(re.compile(r"/s/s\d+$"))
-        held = {c["name"]: c["value"] for c in page.context.cookies(server.base)}
-        assert held[name] == value
+        assert held() == value
         send(page, "still here")
         expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("still here")
 
