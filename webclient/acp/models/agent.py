@@ -40,6 +40,8 @@ class AuthMethod(Model):
     description: str | None = None
     kind: Literal["agent", "env_var", "terminal"] = "agent"
     vars: tuple[AuthVar, ...] = ()
+    # Names an `env_var` method asks for that no variable can have (`A=B`): never offered, only named.
+    unusable_vars: tuple[str, ...] = ()
     link: str | None = None
     args: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()

@@ -30,12 +30,15 @@ def auth_method(raw: Mapping[str, Any]) -> AuthMethod:
             # A name that cannot be an environment variable's ("A=B") is never offered, so never saved.
             if isinstance(v, dict) and isinstance(v.get("name"), str) and is_env_name(v["name"])
         ]
+        named = (v.get("name") for v in as_list(raw.get("vars")) if isinstance(v, dict))
+        unusable = tuple(n for n in named if isinstance(n, str) and not is_env_name(n))
         return AuthMethod(
             id=method_id,
             name=name,
             description=description,
             kind="env_var",
             vars=tuple(variables),
+            unusable_vars=unusable,
             link=as_text(raw.get("link")),
         )
     if kind == "terminal":
