@@ -316,8 +316,9 @@ def _result_session(message: dict[str, Any]) -> str | None:
 
 # The size of the message read last from a line long enough to be parsed on a worker thread: its line's
 # length, which the log takes instead of walking it (100,000 values of 20,000 suggestions held every tab
-# for 100 ms and more). Only the latest is kept, and only for that same object, which is logged within
-# the same step of the loop that read it: a stale size is never taken for another message.
+# for 100 ms and more). Only the latest is kept, and only until the next message is logged: the one read
+# is logged in the same step of the loop (a message the SDK copies first is walked), so a size is never
+# taken for another object that got the same id later.
 _measured: tuple[int, int] | None = None
 
 
@@ -329,9 +330,9 @@ def measured(message: Any, size: int) -> None:
 
 def _message_size(message: dict[str, Any]) -> int:
     global _measured
-    if _measured is not None and _measured[0] == id(message):
-        size, _measured = _measured[1], None
-        return size
+    known, _measured = _measured, None  # taken by the next message logged, whichever it is
+    if known is not None and known[0] == id(message):
+        return known[1]
     return _size(message)
 
 
