@@ -16,7 +16,8 @@ from typing import Any, Literal
 import pytest
 
 from tests.support.driver import SessionDriver, answers, sent, turn
-from tests.support.live import agent_argv
+from tests.support.html import Page, status_is, turn_finished
+from tests.support.live import agent_argv, http_get, open_tab, run_server
 from tests.support.polling import eventually
 from tests.support.remote_agents import (
     TOKEN,
@@ -349,3 +350,26 @@ async def test_a_session_the_restarted_server_no_longer_knows_goes_on_in_a_new_o
             assert messages(driver, "user") == ["remember this"]  # the conversation stays on the page
             await turn(driver, "still there?")
             assert messages(driver, "agent")[-1].strip()
+
+
+async def test_a_remote_agents_lone_surrogates_are_made_valid_and_its_pages_still_load(
+    tmp_path: Path,
+) -> None:
+    # What a stdio agent's lines get (webclient/acp/wire_values.py), a remote agent's frames get too: half
+    # an emoji in a title used to make every page answer 500.
+    remote = acpremote(agent_argv("broken_text"), tmp_path, token=TOKEN)
+    config = remote_settings_file(tmp_path / "settings.json", remote.url(), token=TOKEN)
+    args = ("--config", str(config))
+    with (
+        running(remote),
+        run_server("remote", cwd=tmp_path, extra_args=args, env={"ACP_TEST_TOKEN": TOKEN}) as server,
+    ):
+        tab = await open_tab(server)
+        await tab.wait_for(status_is("ready"), timeout=60)
+        await tab.send(action="prompt", text="go")
+        await tab.wait_for(turn_finished("go"), timeout=60)
+        await tab.wait_for(lambda html: "\ufffd title" in html)
+        assert "cut here \ufffd, and here \ufffd." in Page.parse(tab.html).texts("agent")
+        page = http_get(server.base + "/s/s1", headers={"cookie": server.cookie()}, timeout=30)
+        assert page.status_code == 200, page.text[:500]
+        assert "\ufffd title" in page.text and "stored \ufffd" in page.text

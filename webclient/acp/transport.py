@@ -17,7 +17,7 @@ from typing import Any
 
 from webclient.acp import wire_log
 from webclient.acp.endpoint import GarbageCallback, Intercept, InterceptingChannel, OverflowCallback
-from webclient.acp.wire_values import parse_line
+from webclient.acp.wire_values import parse_line, usable_id
 
 # The longest line we take in (a message with a large file or image is legal and long). A longer one is
 # not kept whole: holding an endless line would let an agent grow the server's memory without limit.
@@ -79,7 +79,7 @@ class NdjsonTransport(InterceptingChannel):
                 text, message = _parse(line)
             if not text:
                 continue
-            if (isinstance(message, dict) and _usable_id(message)) or (batches and isinstance(message, list)):
+            if (isinstance(message, dict) and usable_id(message)) or (batches and isinstance(message, list)):
                 return message
             self._on_garbage(text.decode("utf-8", errors="replace"))
 
@@ -132,10 +132,3 @@ def _parse(line: bytes) -> tuple[bytes, Any]:
     """The line without its surrounding whitespace, and its value (`parse_line`; None when blank)."""
     text = line.strip()
     return text, parse_line(text) if text else None
-
-
-def _usable_id(message: dict[str, Any]) -> bool:
-    """JSON-RPC ids are strings, integers or null: a message with another (an array once killed the
-    SDK's receive loop) can answer none of our requests, so it is garbage."""
-    request_id = message.get("id")
-    return request_id is None or isinstance(request_id, str) or type(request_id) is int

@@ -45,6 +45,13 @@ def parse_line(text: bytes) -> Any:
     return value
 
 
+def usable_id(message: dict[str, Any]) -> bool:
+    """JSON-RPC ids are strings, integers or null: a message with another (an array once killed the
+    SDK's receive loop) can answer none of our requests, so it is garbage."""
+    request_id = message.get("id")
+    return request_id is None or isinstance(request_id, str) or type(request_id) is int
+
+
 def clean(value: Any, depth: int = 0) -> Any:
     """`value` with every string (object keys too) valid and nothing nested past `MAX_DEPTH`."""
     if isinstance(value, str):

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from webclient.acp.endpoint import GarbageCallback, Intercept, InterceptingChannel
+from webclient.acp.wire_values import parse_line, usable_id
 
 # The largest message a remote agent may send (as on stdio: a file or an image is legal and long).
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -18,11 +19,12 @@ UNREADABLE = object()  # a frame that is not JSON
 
 
 def parse_frame(text: str) -> Any:
-    """The frame's JSON value, or `UNREADABLE`."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
+    """The frame's JSON value, made safe as a stdio line's is (`wire_values.parse_line`: valid text, a
+    bounded depth, usable numbers), or `UNREADABLE`."""
+    if not text.strip():
         return UNREADABLE
+    value = parse_line(text.encode("utf-8", "surrogatepass"))
+    return UNREADABLE if value is None and text.strip() != "null" else value
 
 
 def dump(message: dict[str, Any] | list[Any]) -> str:
@@ -46,7 +48,7 @@ class FrameChannel(InterceptingChannel):
             if frame is None:
                 return None
             value, text = frame
-            if isinstance(value, dict) or (batches and isinstance(value, list)):
+            if (isinstance(value, dict) and usable_id(value)) or (batches and isinstance(value, list)):
                 return value
             if text.strip():
                 self._on_garbage(text)
