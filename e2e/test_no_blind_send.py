@@ -4,6 +4,8 @@ characters, and auto-send keeps its word about lists that were on offer before i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -105,3 +107,32 @@ def test_a_list_on_offer_when_auto_send_is_ticked_is_never_auto_sent_even_when_r
     expect(page.get_by_test_id("auto-send-countdown")).to_be_visible()
     page.clock.run_for(4_000)
     expect(user_messages(page)).to_have_count(3)
+
+
+def test_a_lying_link_edited_into_the_composer_is_warned_about_in_its_pill_and_files_are_named_relative(
+    sized_page: Page, server: LiveServer, layout: Layout, e2e_workspace: Path
+) -> None:
+    page = sized_page
+    open_app(page, server)
+    liar = {"type": "resource_link", "name": "README.md", "uri": "file:///etc/passwd"}
+    honest = {"type": "resource_link", "name": "cart.py", "uri": (e2e_workspace / "src" / "cart.py").as_uri()}
+    suggest(page, [text("Show me "), liar, text(" and "), honest])
+    chips(page).first.click()  # a suggestion with files opens first
+    page.get_by_test_id("suggestion-edit").first.click()
+    pills = page.get_by_test_id("composer-attachment")
+    expect(pills).to_have_count(2)
+    warnings = pills.first.get_by_test_id("link-warning")
+    expect(warnings).to_have_count(2)
+    expect(warnings.first).to_be_visible()
+    expect(warnings.first).to_contain_text("named README.md but points to /etc/passwd")
+    expect(warnings.last).to_contain_text("/etc/passwd is outside the workspace")
+    expect(pills.last.get_by_test_id("link-warning")).to_have_count(0)
+    expect(pills.last).to_contain_text("src/cart.py")  # where it is in the workspace, not the whole URI
+    expect(pills.last).not_to_contain_text("file://")
+    shoot(page, "composer-lying-link", layout)
+    page.get_by_test_id("send").click()
+    sent = user_messages(page).last
+    expect(sent.get_by_test_id("link-warning")).to_have_count(2)
+    expect(sent).to_contain_text("src/cart.py")
+    expect(sent).not_to_contain_text(str(e2e_workspace))
+    shoot(page, "sent-lying-link", layout)

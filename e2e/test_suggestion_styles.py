@@ -75,7 +75,8 @@ def test_each_style_shows_the_list_in_order_with_files_identified_before_sending
     attachment = page.get_by_test_id("suggestion-attachment")
     expect(attachment).to_be_visible()
     expect(attachment).to_have_attribute("data-kind", "resource_link")
-    expect(attachment).to_contain_text(readme)
+    expect(attachment).to_contain_text("README.md")  # a workspace file by its path there
+    expect(attachment).to_have_attribute("title", readme)  # its whole URI on hover
     expect(user_messages(page)).to_have_count(1)  # seen, not sent
     page.reload()  # the choice is remembered in this browser
     expect(page.get_by_test_id("suggestion-style")).to_have_value(style)
@@ -175,7 +176,8 @@ def test_taken_into_the_composer_and_sent_unchanged_is_the_suggestion_deep_equal
     expect(composer).to_have_value("Explain ⟦README.md⟧ and list the files next to it")
     expect(composer).to_be_focused()
     pill = page.get_by_test_id("composer-attachment")
-    expect(pill).to_contain_text((e2e_workspace / "README.md").as_uri())
+    expect(pill).to_contain_text("README.md")
+    expect(pill.get_by_title((e2e_workspace / "README.md").as_uri()).first).to_be_attached()
     # The reference is drawn as a token where it stands.
     expect(page.get_by_test_id("composer-tokens").locator("mark")).to_have_text("⟦README.md⟧")
     expect(page.get_by_test_id("suggestions")).to_be_hidden()

@@ -62,7 +62,9 @@ def test_file_attachments_show_name_and_uri_before_sending(
     expect(attachments.first).to_be_visible()
     readme = page.locator('[data-testid="suggestion-attachment"][data-kind="resource_link"]').first
     expect(readme).to_contain_text("README.md")
-    expect(readme).to_contain_text((e2e_workspace / "README.md").as_uri())
+    # Named as the user knows it (a workspace file by its path there); its whole URI on hover.
+    expect(readme).to_have_attribute("title", (e2e_workspace / "README.md").as_uri())
+    expect(readme).not_to_contain_text("file://")
     expect(user_messages(page)).to_have_count(1)  # seen, not sent
     screenshot(page, "suggestions-files")
 
@@ -80,13 +82,14 @@ def test_clicking_a_chip_sends_exactly_that_prompt(
     second = chips(page).nth(1)
     expect(second).to_contain_text("cart.py")
     second.click()  # opens it: the file's URI shows before anything is sent
-    expect(page.locator('[data-testid="suggestion-attachment"]:visible')).to_contain_text(uri)
+    expect(page.locator('[data-testid="suggestion-attachment"]:visible')).to_contain_text("src/cart.py")
     expect(user_messages(page)).to_have_count(1)
     second.click()
     sent = user_messages(page).last
     expect(user_messages(page)).to_have_count(2)
     expect(sent).to_contain_text("Show me")
-    expect(sent).to_contain_text(uri)
+    expect(sent).to_contain_text("src/cart.py")  # the file by its path in the workspace
+    expect(sent.get_by_title(uri)).to_be_visible()  # and its whole URI on hover
     # The agent received the link block itself: it shows the file the link points at.
     expect(agent_messages(page).last).to_contain_text("class Cart")
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
@@ -191,7 +194,8 @@ def test_edit_brings_a_chips_files_as_pills_and_send_sends_text_and_links(
     pills = page.get_by_test_id("composer-attachment")
     expect(pills).to_have_count(2)
     expect(pills.nth(0)).to_contain_text("cart.py")
-    expect(pills.nth(0)).to_contain_text(cart)
+    expect(pills.nth(0)).to_contain_text("src/cart.py")
+    expect(pills.nth(0).get_by_title(cart).first).to_be_visible()
     # The user drops one file (its reference leaves the text too) and rewrites the rest.
     pills.nth(1).get_by_test_id("composer-attachment-remove").click()
     expect(pills).to_have_count(1)
@@ -200,8 +204,9 @@ def test_edit_brings_a_chips_files_as_pills_and_send_sends_text_and_links(
     composer.press("Enter")
     sent = user_messages(page).last
     expect(sent).to_contain_text("Explain")
-    expect(sent).to_contain_text(cart)
-    expect(sent).not_to_contain_text(pricing)
+    expect(sent).to_contain_text("src/cart.py")
+    expect(sent.get_by_title(cart)).to_be_visible()
+    expect(sent).not_to_contain_text("pricing.py")
     expect(page.get_by_test_id("composer-attachment")).to_have_count(0)
     # The agent got the link block: it explains the linked file.
     expect(agent_messages(page).last).to_contain_text("cart.py")

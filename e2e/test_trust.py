@@ -177,7 +177,9 @@ def test_a_write_to_git_config_asks_first_with_the_path_and_the_diff_and_reject_
     card = page.get_by_test_id("permission")
     expect(card).to_be_visible()
     expect(card).to_contain_text("The agent wants to change a protected file")
-    expect(card.get_by_test_id("permission-location")).to_have_text(str(config))
+    location = card.get_by_test_id("permission-location")
+    expect(location).to_have_text(".git/config")  # by its path in the workspace, the whole path on hover
+    expect(location.get_by_title(str(config))).to_be_visible()
     diff = card.get_by_test_id("permission-diff")
     expect(diff.locator(".diff-del").last).to_contain_text("bare = false")
     expect(diff.locator(".diff-add")).to_contain_text("fsmonitor = <script>touch owned</script>")  # as text

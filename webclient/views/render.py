@@ -33,6 +33,7 @@ from webclient.views.shell_command import shown_command
 from webclient.views.terminal import terminal_text
 from webclient.views.tool_text import keeps_lines
 from webclient.views.welcome import is_demo_agent, starters
+from webclient.views.workspace_paths import shown_path, shown_uri
 
 
 def _static_url(name: str) -> str:
@@ -61,6 +62,8 @@ def environment() -> Environment:
     env.filters["hidden_segments"] = hidden_chars.segments
     env.filters["approx_size"] = approx_size
     env.filters["uri_name"] = uri_name
+    env.filters["shown_path"] = shown_path
+    env.filters["shown_uri"] = shown_uri
     env.filters["terminal_text"] = terminal_text
     env.filters["plain_text"] = strip_controls
     env.filters["local_time"] = local_time
@@ -182,16 +185,17 @@ def file_picker(found: list[FoundFile], query: str) -> str:
     return _partial("_file_picker.html", found=found, query=query, open=True, oob=True)
 
 
-def composer_pill(held: Held) -> str:
+def composer_pill(held: Held, workspace: str = "") -> str:
     """One more attachment for the composer, appended to the ones it holds; a file's token goes into the
-    text where the user typed `@`."""
-    pill = _partial("_composer_pill.html", held=held, insert=held.inline)
+    text where the user typed `@`. `workspace` (the session's directory) is where its file should be."""
+    pill = _partial("_composer_pill.html", held=held, insert=held.inline, workspace=workspace)
     return str(Markup('<div hx-swap-oob="beforeend:#composer-attachments">{}</div>').format(Markup(pill)))
 
 
-def composer_attachments(held: list[Held]) -> str:
-    """The composer's attachment pills (replacing any it held), each naming its server-held block by id."""
-    return _partial("_composer_attachments.html", pills=held, oob=True)
+def composer_attachments(held: list[Held], workspace: str = "") -> str:
+    """The composer's attachment pills (replacing any it held), each naming its server-held block by id;
+    `workspace` as for `composer_pill`."""
+    return _partial("_composer_attachments.html", pills=held, oob=True, workspace=workspace)
 
 
 def _partial(name: str, **context: Any) -> str:

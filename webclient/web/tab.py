@@ -99,7 +99,7 @@ class Tab:
                 _refuse_oversized(chosen, "put into the composer")
                 # Only this tab's composer takes the suggestion's attachments; the page gets their ids.
                 _, held = self.sub.composer.take(chosen, hidden_chars.strip_hidden)
-                self.sub.push(render.composer_attachments(held))
+                self.sub.push(render.composer_attachments(held, live.state.workspace))
             case DetachAction():
                 self.sub.composer.drop(action.id)
             case PermissionAction():
@@ -178,7 +178,7 @@ class Tab:
             held = self.sub.composer.add(part, inline=isinstance(action, AttachFileAction))
         except (AttachmentRejected, PromptRejected) as exc:
             raise Refused(str(exc)) from None
-        self.sub.push(render.composer_pill(held))
+        self.sub.push(render.composer_pill(held, self.live.state.workspace))
 
 
 async def serve_tab(socket: WebSocket, registry: Registry, live: Live) -> None:
