@@ -59,7 +59,7 @@ def test_answering_a_permission_keeps_the_conversation_following_to_the_answer(
     pending(page).locator('[data-option-id][data-kind="allow_once"]').click()
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     answer = page.locator('[data-testid="message"][data-role="agent"]').last
-    expect(answer).to_contain_text("Appended")
+    expect(answer).to_contain_text("now ends with")
     expect(answer).to_be_in_viewport()
     expect(page.get_by_test_id("jump-latest")).to_be_hidden()
 

@@ -87,7 +87,7 @@ async def test_edit_plans_reads_proposes_a_v2_diff_asks_and_writes_in_order(agen
     assert [o["optionId"] for o in params["options"]] == ["apply", "always", "skip"]
     final = tool_updates(agent_v2, session, since, edit_id)[-1]
     assert final["status"] == "completed" and final["rawOutput"]["via"] == "agent"
-    assert "ACP v2 clients offer agents no file system" in agent_v2.message_text(session, since)
+    assert "In ACP v2 the agent works on files itself" in agent_v2.message_text(session, since)
 
 
 async def test_edit_plan_updates_one_plan_id_with_typed_items(agent_v2: V2Harness) -> None:

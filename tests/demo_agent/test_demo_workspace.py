@@ -78,6 +78,7 @@ async def test_show_refuses_paths_outside_the_workspace(agent: AgentHarness, ref
     assert "TOPSECRET" not in text
     assert "outside the workspace" in text
     assert "I only read files inside it" in text
+    assert str(agent.workspace) not in text
 
 
 async def test_show_refuses_a_symlink_that_leads_outside_and_says_so(agent: AgentHarness) -> None:
@@ -160,6 +161,7 @@ async def test_an_unrecognised_prompt_gets_help_with_example_prompts(agent: Agen
     text = await ask(agent, "make me a sandwich")
 
     assert "didn't recognise" in text
+    assert str(agent.workspace) not in text  # the workspace by its name, not its absolute path
     for example in ("`list files`", "`show README.md`", "`explain app.py`", "`count to 10`", "/suggest-demo"):
         assert example in text
 

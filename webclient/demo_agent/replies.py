@@ -147,25 +147,24 @@ def _count(n: int) -> Reply:
 
 
 _RUN_HELP = {
-    False: "after you allow it, your client runs it in a terminal (when your client offers terminals; "
-    "otherwise the output is pretend).",
-    True: "after you allow it, I run it myself and its output streams into a display terminal (ACP v2 "
-    "clients have no terminals).",
+    False: "once you allow it, your client runs it in a terminal you can watch (simulated when your "
+    "client has none).",
+    True: "once you allow it, I run it and its output streams into the page as it comes.",
 }
 
 
 def _help(workspace: Workspace, protocol: int, recognised: bool) -> Reply:
-    intro = "" if recognised else "I didn't recognise that request; I'm a small offline demo agent.\n\n"
+    intro = "" if recognised else "I didn't recognise that request, but here is what I can do.\n\n"
     presets = "|".join(SCENARIO_PRESETS)
-    text = f"""{intro}I'm the **webclient demo agent**. I work offline, deterministically, in the workspace \
-{code(str(workspace.root))}. Try:
+    text = f"""{intro}I'm the **webclient demo agent**: a small agent that works offline on the files of \
+this workspace ({code(workspace.root.name)}), so you can try everything webclient shows. Try:
 
 - `list files` or `ls` (also `list files in src`): list a directory.
 - `show README.md` (or `cat`, `open`): show a file. Attach a file link instead of typing its name.
 - `explain app.py`: summarise a file (lines, size, Python definitions, Markdown headings).
 - `count to 10` or `slow`: stream slowly, so you can try cancelling.
 - `edit app.py`: a plan, a read and an edit with a diff, then I ask your permission before writing.
-- `run tests` (pretend output) or `search WORD`: tool calls that run a test or search the workspace.
+- `run tests` or `search WORD`: a (simulated) test run, or a search of the workspace.
 - `run COMMAND`, e.g. `run ls -l`: {_RUN_HELP[protocol >= 2]}
 - `/mode code`: switch my mode (the Mode selector above does it too).
 - Attach an image and I'll tell you what I received.

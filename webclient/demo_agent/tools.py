@@ -101,9 +101,9 @@ async def _edit(ctx: ToolContext, reference: str) -> str:
     steps = (f"Read {name}", f"Propose an edit to {name}", f"Apply the edit to {name}")
 
     await _plan(ctx, steps, "in_progress", "pending", "pending")
-    old_text, read_note = await _read_step(ctx, path, name)
+    old_text, read_via = await _read_step(ctx, path, name)
     if old_text is None:
-        return read_note
+        return read_via
     await _plan(ctx, steps, "completed", "in_progress", "pending")
 
     new_text = old_text + ("" if not old_text or old_text.endswith("\n") else "\n") + REVIEW_LINE + "\n"
@@ -133,8 +133,10 @@ async def _edit(ctx: ToolContext, reference: str) -> str:
         )
         await _plan(ctx, steps, "completed", "completed", "pending")
         if choice is None:
-            return f"The turn was cancelled while I waited for permission; {code(name)} is unchanged."
-        return f"You chose not to apply the edit ({code(choice)}); {code(name)} is unchanged. {read_note}"
+            return f"Stopped before the edit: {code(name)} is unchanged."
+        if choice == "skip":
+            return f"No problem: I left {code(name)} unchanged."
+        return f"Nothing changed: the answer {code(choice)} is not a yes, so {code(name)} is unchanged."
     if choice == "always":
         ctx.live.always_allow_edits = True
 
@@ -145,20 +147,17 @@ async def _edit(ctx: ToolContext, reference: str) -> str:
         await ctx.send(
             update_tool_call(edit_id, status="failed", raw_output={"written": False, "error": str(exc)})
         )
-        return f"I could not write {code(name)}: {exc}"
+        return f"I could not save {code(name)}: {exc}"
     raw_output = {"written": True, "via": via, "bytes": len(new_text.encode("utf-8"))}
     await ctx.send(update_tool_call(edit_id, status="completed", raw_output=raw_output))
     await _plan(ctx, steps, "completed", "completed", "completed")
-    how = (
-        "through your client (`fs/write_text_file`)"
-        if via == "client"
-        else _own_access_note("writeTextFile", ctx.features)
+    return (
+        f"Done: {code(name)} now ends with {code(REVIEW_LINE)}. {_access_note(read_via, via, ctx.features)}"
     )
-    return f"Appended {code(REVIEW_LINE)} to {code(name)}; I wrote it {how}. {read_note}"
 
 
 async def _read_step(ctx: ToolContext, path: Path, name: str) -> tuple[str | None, str]:
-    """Read the file in a ``read`` tool call: (its text, a note on how) or (None, why it failed)."""
+    """Read the file in a ``read`` tool call: (its text, "client" or "agent") or (None, why it failed)."""
     read_id = _tool_id("read")
     await ctx.send(
         start_tool_call(
@@ -195,19 +194,21 @@ async def _read_step(ctx: ToolContext, path: Path, name: str) -> tuple[str | Non
             raw_output={"lines": lines, "via": via},
         )
     )
-    note = (
-        "I read the file through your client (`fs/read_text_file`)."
-        if via == "client"
-        else f"I read the file {_own_access_note('readTextFile', ctx.features)}."
-    )
-    return text, note
+    return text, via
 
 
-def _own_access_note(capability: str, features: ClientFeatures) -> str:
-    """Why the agent touched the file itself: "myself: <reason>", without a final full stop."""
+def _access_note(read_via: str, write_via: str, features: ClientFeatures) -> str:
+    """One sentence on how the file was read and written: through the client, or directly, and why."""
+    if read_via == write_via == "client":
+        return "I read and saved it through your client (`fs/read_text_file`, `fs/write_text_file`)."
     if features.protocol >= 2:
-        return "myself: ACP v2 clients offer agents no file system"
-    return f"myself: your client did not advertise `fs.{capability}`"
+        return "In ACP v2 the agent works on files itself, so I read and saved it in the workspace directly."
+    missing = [
+        f"`fs.{capability}`"
+        for capability, via in (("readTextFile", read_via), ("writeTextFile", write_via))
+        if via == "agent"
+    ]
+    return f"Your client did not advertise {' or '.join(missing)}, so I worked on the file directly."
 
 
 def _content_of(result: Any) -> str:
@@ -310,12 +311,10 @@ async def _run(ctx: ToolContext, command: str) -> str:
                 raw_output={"exitCode": 0, "stdout": output},
             )
         )
-    why = (
-        "the demo agent fakes the test run"
-        if ctx.features.agent_terminal
-        else "the demo agent never runs commands"
+    return (
+        f"{code(command)} finished with exit code 0. This was a simulated run: the demo agent only runs a "
+        "command you name and allow, with `run COMMAND`.\n\n" + fenced(output, "text")
     )
-    return f"I pretended to run {code(command)} ({why}); it exited with code 0.\n\n" + fenced(output, "text")
 
 
 async def _run_for_real(ctx: ToolContext, command: str) -> str:
@@ -341,7 +340,7 @@ async def _run_for_real(ctx: ToolContext, command: str) -> str:
 def _pretend_output(command: str) -> str:
     if "test" in command.lower():
         return "collected 3 items\n\ntests/test_demo.py ...  [100%]\n\n3 passed in 0.01s\n"
-    return f"$ {command}\n(pretend output: the demo agent does not run commands)\n"
+    return f"$ {command}\n(simulated output: the demo agent does not run this command)\n"
 
 
 # --- search ----------------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ class Workspace:
         inside_by_name = Path(os.path.normpath(lexical)).is_relative_to(self.root)
         why = "it is a symbolic link that leads" if inside_by_name else "it is"
         raise WorkspaceError(
-            f"I can't open {code(reference)}: {why} outside the workspace {code(str(self.root))}, "
+            f"I can't open {code(reference)}: {why} outside the workspace ({code(self.root.name)}), "
             "and I only read files inside it."
         )
 
