@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.html import tags, text
-from webclient.acp.models import MessageChunk, PromptBlock, ResourceLinkPart, ToolCallEvent
+from webclient.acp.models import MessageChunk, PromptBlock, ResourceLinkPart, TextPart, ToolCallEvent
 from webclient.domain.prompt import Held
 from webclient.domain.state import SessionState
 from webclient.views import render
@@ -101,3 +101,15 @@ def test_a_composer_pill_of_a_lying_link_carries_the_same_warnings_as_its_sugges
     html = render.composer_pill(honest, WORKSPACE)
     assert "link-warning" not in html and "file-pill-warn" not in html
     assert "src/cart.py" in text(html) and "file:///" not in text(html)
+
+
+def test_a_sent_lying_link_is_marked_in_its_sentence_and_warned_about_in_notes_under_the_message() -> None:
+    state = SessionState(workspace=WORKSPACE)
+    for part in (TextPart(text="Show me "), ResourceLinkPart(name="README.md", uri="file:///etc/passwd")):
+        state.apply(MessageChunk(role="user", content=part))
+    html = render.item(state, state.items[-1])
+    notes = [t for t in tags(html) if t.attrs.get("data-testid") == "link-warning"]
+    assert [t.name for t in notes] == ["p", "p"] and all(t.attrs.get("role") == "note" for t in notes)
+    assert "README.md: it is named README.md but points to /etc/passwd." in text(html)
+    assert "README.md: /etc/passwd is outside the workspace." in text(html)
+    assert "pill-warn-mark" in html
