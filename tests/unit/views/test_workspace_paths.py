@@ -67,6 +67,19 @@ def test_tool_call_locations_and_diff_paths_are_relative_with_the_whole_path_on_
     assert "/home/me/shop/src" not in text(html)
 
 
+def test_a_diff_names_a_workspace_file_by_its_relative_path() -> None:
+    state = SessionState(workspace=WORKSPACE)
+    diff = {"kind": "diff", "path": "/home/me/shop/src/cart.py", "old_text": "a\n", "new_text": "a\nb\n"}
+    state.apply(
+        ToolCallEvent.model_validate(
+            {"tool_call_id": "t1", "is_update": False, "title": "Edit", "kind": "edit", "content": [diff]}
+        )
+    )
+    html = render.item(state, state.items[-1])
+    assert "--- src/cart.py" in text(html) and "+++ src/cart.py" in text(html)
+    assert "/home/me/shop" not in text(html)
+
+
 def test_a_sent_workspace_file_is_named_once_and_its_whole_uri_is_on_hover() -> None:
     state = SessionState(workspace=WORKSPACE)
     state.apply(
