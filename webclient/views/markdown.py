@@ -94,4 +94,10 @@ def render_markdown(text: str) -> Markup:
     text = strip_controls(text)
     if len(text) > MAX_MARKDOWN_CHARS:
         return PLAIN_TEXT.format(escape(text))
-    return Markup(sanitize(_parser().render(text)))
+    return Markup(_focusable_code(sanitize(_parser().render(text))))
+
+
+def _focusable_code(html: str) -> str:
+    """A code block keeps its lines and so may scroll sideways (on a phone, most do): it takes focus, so a
+    keyboard can scroll it. Added after sanitising, to `<pre>` tags the sanitiser left without attributes."""
+    return html.replace("<pre>", '<pre tabindex="0">')

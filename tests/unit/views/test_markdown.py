@@ -154,3 +154,12 @@ def test_text_past_the_markdown_limit_is_a_box_a_keyboard_can_scroll() -> None:
     opening = str(render_markdown("x" * (MAX_MARKDOWN_CHARS + 1))).split(">", 1)[0]
     assert 'tabindex="0"' in opening
     assert 'aria-label="' in opening
+
+
+def test_a_code_block_takes_focus_so_a_keyboard_can_scroll_it_sideways() -> None:
+    html = str(render_markdown("Here:\n\n```\n" + "x" * 300 + "\n```\n\nand `inline`."))
+    assert html.count('<pre tabindex="0">') == 1
+    assert "<code>inline</code>" in html  # inline code is no tab stop
+    # An agent cannot add attributes of its own to a block: its HTML is text.
+    hostile = str(render_markdown('<pre tabindex="5" onfocus="x()">hi</pre>'))
+    assert [t.name for t in tags(hostile)] == ["p"] and "&lt;pre" in hostile
