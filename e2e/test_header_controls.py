@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Locator, Page, expect
 
+from tests.support.layouts import Layout, shoot
 from tests.support.live import LiveServer
 from tests.support.pages import open_app, prompt
 from tests.support.screenshots import screenshot
@@ -131,3 +134,24 @@ def test_config_options_select_and_toggle(page: Page, server: LiveServer) -> Non
     other.close()
     open_menu(page)
     screenshot(page, "header-controls")
+
+
+def test_after_an_answer_the_header_stays_one_line_and_the_title_and_usage_can_be_read(
+    sized_page: Page, server: LiveServer, layout: Layout
+) -> None:
+    page = sized_page
+    open_app(page, server)
+    prompt(page, "show README.md")
+    expect(page.get_by_test_id("page-title")).to_have_text("show README.md")
+    usage = page.get_by_test_id("usage")
+    expect(usage).to_contain_text("context")  # for a screen reader, and in full in the phone's menu
+    expect(usage).to_have_attribute("title", re.compile(r"^Context window: [\d,]+ of [\d,]+ tokens used"))
+    header = page.locator("#session-header").bounding_box()
+    assert header is not None and header["height"] < 60, f"the header wrapped: {header}"
+    if not layout.phone:
+        # Beside the sidebar at 1280 px, the title shows whole and the usage shows its numbers.
+        title_cut = page.get_by_test_id("page-title").evaluate("el => el.scrollWidth > el.clientWidth")
+        assert not title_cut, "the title is cut"
+        assert not usage.evaluate("el => el.scrollWidth > el.clientWidth"), "the usage is cut"
+        expect(usage).to_have_attribute("title", re.compile(r"tokens used · [\d.]+ \w+$"))  # with its cost
+    shoot(page, "header-after-answer", layout)

@@ -40,6 +40,14 @@ def _static_url(name: str) -> str:
     return f"/static/{name}"
 
 
+def compact_count(n: int) -> str:
+    """A count in at most four characters or so: 950, 12.3k, 200k, 1.5M."""
+    for limit, suffix in ((1_000_000, "M"), (1_000, "k")):
+        if n >= limit:
+            return f"{n / limit:.1f}".removesuffix(".0") + suffix
+    return str(n)
+
+
 def local_time(when: float) -> str:
     """A moment (seconds since the epoch) as the server's clock reads it, to the minute."""
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
@@ -67,6 +75,7 @@ def environment() -> Environment:
     env.filters["terminal_text"] = terminal_text
     env.filters["plain_text"] = strip_controls
     env.filters["local_time"] = local_time
+    env.filters["compact_count"] = compact_count
     env.globals["keeps_lines"] = keeps_lines
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url

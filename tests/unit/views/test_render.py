@@ -494,3 +494,18 @@ def test_page_title_is_the_session_title_or_the_default() -> None:
     assert "<title>webclient</title>" in render.page(state, ws_path=WS_PATH)
     state.apply(SessionInfoEvent(title="<b>Task</b>"))
     assert "<title>&lt;b&gt;Task&lt;/b&gt;</title>" in render.page(state, ws_path=WS_PATH)
+
+
+@pytest.mark.parametrize(
+    ("used", "size", "shown"),
+    [(43, 200_000, "43 / 200k"), (12_345, 1_000_000, "12.3k / 1M"), (999, 1_500, "999 / 1.5k")],
+)
+def test_header_usage_is_short_with_the_whole_count_and_cost_on_hover(
+    used: int, size: int, shown: str
+) -> None:
+    state = SessionState(agent_name="Demo")
+    state.apply(UsageEvent(used=used, size=size, cost_amount=0.0001, cost_currency="USD"))
+    html = render.region(state, Aspect.DETAILS)
+    [usage] = [t for t in tags(html) if t.attrs.get("data-testid") == "usage"]
+    assert f"{used:,} of {size:,} tokens used · 0.0001 USD" in (usage.attrs.get("title") or "")
+    assert f"context {shown} · 0.0001 USD" in " ".join(text(html).split())
