@@ -39,6 +39,7 @@ def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_exp
     expect(chip).to_be_disabled()
     expect(composer).to_have_value("half a thought")  # typing goes on; sending waits
     expect(page.get_by_test_id("agent-status")).to_have_text("offline")  # not "ready": it cannot know
+    expect(page.get_by_test_id("session-state").first).to_have_text("offline")  # nor does the sidebar
     composer.press("Enter")
     expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(1)
     assert_accessible(page, "connection lost")
@@ -113,11 +114,13 @@ def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
         expect(banner).to_have_attribute("data-state", "down")
         expect(banner).to_be_visible()
         expect(send).to_be_disabled()
+        expect(page.get_by_test_id("session-state").first).to_have_text("offline")
         if cut == 1:
             page.get_by_test_id("reconnect").click()
         expect(banner).to_have_attribute("data-state", "open", timeout=30_000)
         expect(banner).to_be_hidden()
         expect(send).to_be_enabled()
+        expect(page.get_by_test_id("session-state").first).to_have_text("ready")
     assert len(sockets) == 3
     prompt(page, "list files")  # and the session goes on over the new connection
     assert problems == []

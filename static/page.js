@@ -37,6 +37,22 @@
     });
   }
 
+  // The sidebar's sessions say "offline" too while the tab cannot know their state; each word comes back
+  // with the connection (a snapshot after it renders them again anyway).
+  function setSidebarOffline(off) {
+    document.querySelectorAll(".session-status").forEach(function (el) {
+      var label = el.lastChild;
+      if (!label || label.nodeType !== 3) { return; }
+      if (off && !el.hasAttribute("data-was")) {
+        el.setAttribute("data-was", label.textContent);
+        label.textContent = "offline";
+      } else if (!off && el.hasAttribute("data-was")) {
+        label.textContent = el.getAttribute("data-was");
+        el.removeAttribute("data-was");
+      }
+    });
+  }
+
   function setConnection(state) {
     connection.state = state;
     var banner = byId("connection");
@@ -52,6 +68,7 @@
     if (badge && (state === "down" || state === "expired")) {
       badge.textContent = state === "down" ? "offline" : "out of date";
     }
+    setSidebarOffline(state === "down" || state === "expired");
     window.clearInterval(connection.timer);
     connection.timer = null;
     if (state === "down") {
