@@ -1,6 +1,7 @@
 """The bare relay baseline: an agent's stdout piped line by line to a WebSocket, and a page that appends
-one text node per `agent_message_chunk`. No state, no HTML rendering, no coalescing: what a browser
-client costs at the least. `python bench/relay.py AGENT_COMMAND...` prints its URL.
+one text node per `agent_message_chunk` (and per piece of command output streamed in a tool call's
+`_meta`). No state, no HTML rendering, no coalescing: what a browser client costs at the least.
+`python bench/relay.py AGENT_COMMAND...` prints its URL.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ socket.onmessage = (event) => {
   if (update && update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
     out.appendChild(document.createTextNode(update.content.text));
   }
+  const delta = update && update._meta && update._meta.terminal_output_delta;
+  if (delta && typeof delta.data === "string") out.appendChild(document.createTextNode(delta.data));
 };
 </script>"""
 

@@ -30,6 +30,10 @@ class Floor(Client):  # type: ignore[misc]
 
     async def session_update(self, session_id: str, update: Any, **_: Any) -> None:
         text = getattr(getattr(update, "content", None), "text", None)
+        meta = getattr(update, "field_meta", None) or {}
+        delta = meta.get("terminal_output_delta") if isinstance(meta, dict) else None
+        if isinstance(delta, dict) and isinstance(delta.get("data"), str):
+            text = delta["data"]  # command output streamed in a tool call's `_meta`
         if not isinstance(text, str):
             return
         now = time.time() * 1000

@@ -4,6 +4,8 @@
     stamped N RATE     N chunks at RATE a second, each carrying the wall-clock time it was written
     code N RATE        the same, one stamp a line inside one fenced code block
     list N RATE        the same, one stamp an item of one long list
+    terminal N RATE    the same, one stamp a line of a command's output streamed in a tool call's `_meta`
+                       (`terminal_output_delta`, as codex-acp streams it)
     history N          N tool calls, each started and completed (a long session's transcript)
     corpus NAME SEED   an answer of tests/support/markdown_corpus.py in random chunks, a little apart
     markdown N         a long Markdown answer of N blocks (paragraphs, lists, code), in small chunks
@@ -69,6 +71,34 @@ def code(n: int, rate: float) -> None:
 
 def listed(n: int, rate: float) -> None:
     stamped(n, rate, line="- item {stamp}\n", after="\n")
+
+
+def terminal(n: int, rate: float) -> None:
+    """A command's output streamed into its tool call's card, one stamped line at a time."""
+    wire.update(
+        SESSION,
+        {
+            "sessionUpdate": "tool_call",
+            "toolCallId": "run1",
+            "title": "Run the tests",
+            "status": "in_progress",
+        },
+    )
+    start = time.monotonic()
+    for i in range(n):
+        delay = start + i / rate - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        line = f"test_{i:05} passed [t={time.time() * 1000:.3f}]\n"
+        delta = {"terminal_output_delta": {"terminal_id": "run1", "data": line}}
+        update = {"sessionUpdate": "tool_call_update", "toolCallId": "run1", "_meta": delta}
+        out.write(json.dumps(_update(update)) + "\n")
+        out.flush()
+    meta: dict[str, dict[str, object]] = {"terminal_exit": {"terminal_id": "run1", "exit_code": 0}}
+    done = {"sessionUpdate": "tool_call_update", "toolCallId": "run1", "status": "completed", "_meta": meta}
+    out.write(json.dumps(_update(done)) + "\n")
+    out.write(chunk(END))
+    out.flush()
 
 
 def history(n: int) -> None:
@@ -149,6 +179,7 @@ WORKLOADS = {
     "stamped": stamped,
     "code": code,
     "list": listed,
+    "terminal": terminal,
     "history": history,
     "corpus": corpus,
     "markdown": markdown,
