@@ -110,3 +110,25 @@ def test_an_answer_in_random_chunks_ends_as_a_fresh_page_and_a_tab_opened_midway
     expect(page.locator('[data-testid="message"][data-role="agent"]')).to_contain_text(END)
     assert answer_html(page) == streamed == joined
     assert dialogs == []  # nothing the agent sent ran
+
+
+def test_a_commands_output_streamed_a_line_at_a_time_is_appended_and_ends_as_a_fresh_page_shows_it(
+    page: Page, stream_server: LiveServer
+) -> None:
+    ask(page, stream_server, "terminal 300 100")  # three seconds of output, a stamped line at a time
+    output = page.get_by_test_id("terminal-output")
+    expect(output).to_contain_text("test_00001 passed", timeout=30_000)
+    # While it runs, what the command writes is appended to the output the card shows (a text node a
+    # frame), not the card swapped whole for each line.
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=terminal-output]')?.childNodes.length || 0) > 3",
+        timeout=30_000,
+    )
+    expect(page.get_by_test_id("terminal-exit")).to_have_text("Exited with code 0", timeout=30_000)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    card = page.get_by_test_id("tool-call")
+    expect(output).to_contain_text("test_00299 passed")
+    streamed = str(card.inner_html())
+    page.reload()
+    expect(page.get_by_test_id("terminal-exit")).to_have_text("Exited with code 0")
+    assert str(page.get_by_test_id("tool-call").inner_html()) == streamed

@@ -1,17 +1,19 @@
 // A streamed answer's frames, applied without htmx's swap machinery. While an agent writes, the server
 // sends a frame every few milliseconds that only appends to an answer: its newly finished blocks, raw
-// text of its open block, or the open block rendered again. Through htmx each such frame cost a dozen
-// events, class changes on the swapped elements, a walk of the inserted content, and the handlers that
-// run after every message, several of which read the layout (a forced layout of the whole page per
-// chunk). Here a frame that holds nothing but those pieces is parsed inert and moved into place; the
-// following of the conversation waits for the next animation frame, once however many frames came.
+// text of its open block, or the open block rendered again; or, to a command's output in a tool card,
+// the text it wrote since. Through htmx each such frame cost a dozen events, class changes on the
+// swapped elements, a walk of the inserted content, and the handlers that run after every message,
+// several of which read the layout (a forced layout of the whole page per chunk). Here a frame that
+// holds nothing but those pieces is parsed inert and moved into place; the following of the
+// conversation waits for the next animation frame, once however many frames came.
 // Anything else (a new entry, a region, the inspector) goes to htmx as before. The markup is the same
 // either way (the server's, already escaped and sanitised), so the page ends as a fresh page shows it.
 (function (root) {
   "use strict";
 
   var document = root.document;
-  var PIECES = ["md-done", "md-tail"];  // the parts of a streamed answer a frame may append to
+  // The parts of a streamed answer a frame may append to, and a command's output in a tool card.
+  var PIECES = ["md-done", "md-tail", "terminal-output"];
 
   function isPiece(element) {
     return !!element && PIECES.some(function (name) { return element.classList.contains(name); });

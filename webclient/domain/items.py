@@ -169,21 +169,37 @@ class TerminalView:
     exit: TerminalExit | None = None
     command: str | None = None  # what an ACP v2 agent says its terminal runs
     cancellable: bool = False  # ACP v2 `capabilities.cancel`: the page may stop it (`terminal/cancel`)
+    # Counts the changes of `output` other than text added at its end (replaced, its head cut): a tab
+    # that has the output up to some length of the same epoch may be sent only what was added since.
+    epoch: int = 0
 
     def stream(self, chunk: TerminalStream) -> None:
         self.output += chunk.data
         if len(self.output) > MAX_STREAMED_CHARS:
-            self.output = self.output[-MAX_STREAMED_CHARS:]
-            self.truncated = True
+            # A quarter more than needed goes: the head is cut once every so many chunks, not on each.
+            self.replace(self.output[-(MAX_STREAMED_CHARS * 3 // 4) :], truncated=True)
         if chunk.exited:
             self.exit = TerminalExit(exit_code=chunk.exit_code)
+
+    def replace(self, output: str, *, truncated: bool) -> None:
+        """The output is now `output` (not only longer)."""
+        self.output, self.truncated = output, truncated
+        self.epoch += 1
+
+    def capture(self, output: str, truncated: bool, exit: TerminalExit | None) -> None:
+        """A client terminal's output as captured again: kept as an addition when it only grew."""
+        if truncated == self.truncated and len(output) >= len(self.output) and output.startswith(self.output):
+            self.output = output
+        else:
+            self.replace(output, truncated=truncated)
+        self.exit = exit
 
     def update(self, event: TerminalEvent) -> None:
         """An ACP v2 display terminal: a snapshot replaces the output, a chunk adds to it."""
         if event.command is not None:
             self.command = event.command
         if event.output is not None:
-            self.output, self.truncated = event.output, False
+            self.replace(event.output, truncated=False)
         self.stream(TerminalStream(data=event.appended))
         if event.exit is not None:
             self.exit = event.exit

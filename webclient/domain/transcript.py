@@ -259,7 +259,8 @@ class Transcript:
 
     def set_terminal(self, terminal_id: str, output: TerminalOutput) -> set[str]:
         """A client terminal's output or exit changed: the cards that embed it change."""
-        self.terminals[terminal_id] = TerminalView(output.output, output.truncated, output.exit)
+        view = self.terminals.setdefault(terminal_id, TerminalView())
+        view.capture(output.output, output.truncated, output.exit)
         return self._cards_showing(terminal_id) | self._bound_terminals(terminal_id)
 
     def _bound_terminals(self, current: str) -> set[str]:
@@ -277,7 +278,7 @@ class Transcript:
             if terminal_id == current or len(view.output) <= KEPT_TAIL:
                 continue
             total -= len(view.output) - KEPT_TAIL
-            view.output, view.truncated = view.output[-KEPT_TAIL:], True
+            view.replace(view.output[-KEPT_TAIL:], truncated=True)
             changed |= self._cards_showing(terminal_id)
         return changed
 

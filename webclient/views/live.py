@@ -11,86 +11,27 @@ them up). So a flood costs the browser a bounded number of swaps, all of the sam
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from webclient.aio import cancel_and_wait
-from webclient.domain.items import Item
-from webclient.domain.prompt import ComposerAttachments
+from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
+from webclient.views.card_stream import SETTLE_AFTER, CardShown, card_append, card_shown
 from webclient.views.inspector import Batch, Cursor, InspectorFeed
 from webclient.views.markdown_stream import answer_text, finished_end, streamed_text
 from webclient.views.regions import is_region
 from webclient.views.streamed import Shown, Stream, StreamFrame
+from webclient.views.subscriber import Subscriber
 from webclient.views.weight import heavy, suggestions_size, text_size
 
-# A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
-MAX_QUEUED_FRAMES = 256
 # The longest the next frame waits for a slow tab to take its previous one: a stuck tab must not stall
 # the others (it is dropped once its queue is full).
 MAX_BACKLOG_WAIT = 0.5
 
 log = logging.getLogger(__name__)
-
-
-class _FrameQueue(asyncio.Queue[str | None]):
-    """A tab's frames; `empty` is set whenever the tab has taken all of them, however it took them."""
-
-    def __init__(self) -> None:
-        super().__init__(maxsize=MAX_QUEUED_FRAMES)
-        self.empty_event = asyncio.Event()
-        self.empty_event.set()
-
-    def _put(self, item: str | None) -> None:
-        super()._put(item)  # type: ignore[misc]
-        self.empty_event.clear()
-
-    def _get(self) -> str | None:
-        item: str | None = super()._get()  # type: ignore[misc]
-        if self.empty():
-            self.empty_event.set()
-        return item
-
-
-class Subscriber:
-    """One connected tab: the frames waiting for it and the transcript entries it already has."""
-
-    def __init__(self) -> None:
-        self.frames = _FrameQueue()
-        self.known_items: set[str] = set()
-        # For each streamed answer this tab has, what it shows of it.
-        self.streamed: dict[str, Shown] = {}
-        self.inspector = Cursor()  # what this tab's protocol inspector already shows
-        # Only a tab whose inspector is open is sent its entries: a closed panel costs nothing.
-        self.watching_inspector = False
-        self.dropped = False
-        # This tab's composer attachments: the page only holds their opaque ids.
-        self.composer = ComposerAttachments()
-
-    async def drained(self) -> None:
-        """Wait until this tab has taken every frame it was given."""
-        await self.frames.empty_event.wait()
-
-    def push(self, frame: str) -> None:
-        if self.dropped:
-            return
-        try:
-            self.frames.put_nowait(frame)
-        except asyncio.QueueFull:
-            self.end()
-
-    def end(self) -> None:
-        """Send nothing more: the end-of-stream marker closes the tab's socket, and the tab reconnects."""
-        if self.dropped:
-            return
-        self.dropped = True
-        if self.frames.full():  # make room for the marker
-            with contextlib.suppress(asyncio.QueueEmpty):
-                self.frames.get_nowait()
-        self.frames.put_nowait(None)
 
 
 class LiveHub:
@@ -106,6 +47,9 @@ class LiveHub:
         # Each streamed answer's shared reading, and the renders of long open tails that are due.
         self._streams: dict[str, Stream] = {}
         self._format_timers: dict[str, asyncio.TimerHandle] = {}
+        # Cards whose terminal output some tab was sent as appended text, due to be rendered whole.
+        self._settle_timers: dict[str, asyncio.TimerHandle] = {}
+        self._settling: set[str] = set()
         self.frames_sent = 0
         self.inspector = inspector  # None: no protocol inspector
         self._watchers: list[Callable[[set[str]], None]] = []
@@ -118,9 +62,10 @@ class LiveHub:
         if self._task is not None:
             await cancel_and_wait(self._task)
             self._task = None
-        for timer in self._format_timers.values():
+        for timer in [*self._format_timers.values(), *self._settle_timers.values()]:
             timer.cancel()
         self._format_timers.clear()
+        self._settle_timers.clear()
         self._drop_tabs()  # a tab whose queue is full too: without its end marker it stays connected, deaf
 
     def mark(self, keys: Iterable[str]) -> None:
@@ -212,7 +157,8 @@ class LiveHub:
         )
         entries = self.state.transcript.entries(dirty)
         now = asyncio.get_running_loop().time()
-        return _Taken(dirty, entries, list(self._subscribers), wire, now)
+        settle, self._settling = self._settling & dirty, self._settling - dirty
+        return _Taken(dirty, entries, list(self._subscribers), wire, now, settle)
 
     def _work(self, entry: Item, now: float) -> int:
         """What rendering this entry's change costs, in characters (see `views/weight.py`)."""
@@ -224,7 +170,7 @@ class LiveHub:
 
     def _render(self, taken: _Taken) -> list[tuple[Subscriber, str]]:
         regions = "".join(render.region(self.state, key) for key in sorted(taken.dirty) if is_region(key))
-        rendered = _Rendered(self.state, self._streams, taken.now)
+        rendered = _Rendered(self.state, self._streams, taken.now, taken.settle)
         return [(sub, regions + self._entries_for(sub, taken.entries, rendered)) for sub in taken.subscribers]
 
     def _deliver(self, taken: _Taken, frames: list[tuple[Subscriber, str]]) -> None:
@@ -237,6 +183,7 @@ class LiveHub:
                 self._subscribers.discard(sub)
         self.frames_sent += 1
         self._schedule_formats(taken.entries)
+        self._schedule_settles(taken.entries)
 
     @staticmethod
     def _entries_for(sub: Subscriber, entries: list[Item], rendered: _Rendered) -> str:
@@ -251,11 +198,19 @@ class LiveHub:
                     frame, sub.streamed[entry.id] = change.for_tab(shown)
                     html.append(frame)
                     continue
+            if isinstance(entry, ToolCallItem) and entry.id in sub.known_items:
+                appended = rendered.card_append(entry, sub.cards.get(entry.id))
+                if appended is not None:  # only its terminals' output grew: what was added
+                    frame, sub.cards[entry.id] = appended
+                    html.append(frame)
+                    continue
             if entry.id in sub.known_items:
                 html.append(rendered.item(entry, oob=True))
             else:
                 new.append(rendered.item(entry, oob=False))
                 sub.known_items.add(entry.id)
+            if isinstance(entry, ToolCallItem):
+                rendered.note_card(sub, entry)
             if text is None:
                 sub.streamed.pop(entry.id, None)  # shown whole from now on (say, an image joined it)
             else:
@@ -273,6 +228,20 @@ class LiveHub:
                 continue
             if any((c := sub.streamed.get(entry.id)) is not None and c.raw for sub in self._subscribers):
                 self._format_timers[entry.id] = loop.call_at(stream.format_due, self._format_due, entry.id)
+
+    def _schedule_settles(self, entries: list[Item]) -> None:
+        """A card whose tabs were sent appended output is rendered whole a moment later (the exact markup)."""
+        loop = asyncio.get_running_loop()
+        for entry in entries:
+            if entry.id in self._settle_timers or not isinstance(entry, ToolCallItem):
+                continue
+            if any((c := sub.cards.get(entry.id)) is not None and c.raw for sub in self._subscribers):
+                self._settle_timers[entry.id] = loop.call_later(SETTLE_AFTER, self._settle_due, entry.id)
+
+    def _settle_due(self, entry_id: str) -> None:
+        del self._settle_timers[entry_id]
+        self._settling.add(entry_id)
+        self.mark([entry_id])
 
     def _format_due(self, entry_id: str) -> None:
         del self._format_timers[entry_id]
@@ -327,6 +296,7 @@ class _Taken:
     subscribers: list[Subscriber]
     wire: Batch | None
     now: float
+    settle: set[str]  # cards to render whole for a tab that was sent appended output
 
 
 class _Rendered:
@@ -335,10 +305,11 @@ class _Rendered:
     Every tab that has an answer up to the same point shares one rendering of what changed since.
     """
 
-    def __init__(self, state: SessionState, streams: dict[str, Stream], now: float) -> None:
+    def __init__(self, state: SessionState, streams: dict[str, Stream], now: float, settle: set[str]) -> None:
         self._state = state
         self._streams = streams
         self._now = now
+        self._settle = settle
         self._html: dict[tuple[str, bool], str] = {}
         self._changes: dict[str, StreamFrame] = {}
         self._ends: dict[str, int] = {}
@@ -369,6 +340,20 @@ class _Rendered:
         if end is None:
             end = self._ends[entry_id] = finished_end(text)
         return end
+
+    def card_append(self, entry: ToolCallItem, shown: CardShown | None) -> tuple[str, CardShown] | None:
+        """`card_stream.card_append`, unless the card is due to be rendered whole for this tab."""
+        if shown is not None and shown.raw and entry.id in self._settle:
+            return None
+        return card_append(entry, self._state.terminals, shown)
+
+    def note_card(self, sub: Subscriber, entry: ToolCallItem) -> None:
+        """The tab was sent the card whole: what it shows of it now."""
+        shown = card_shown(entry, self._state.terminals)
+        if shown is None:
+            sub.cards.pop(entry.id, None)
+        else:
+            sub.cards[entry.id] = shown
 
     def item(self, entry: Item, *, oob: bool) -> str:
         key = (entry.id, oob)

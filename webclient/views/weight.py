@@ -20,6 +20,7 @@ from webclient.domain.items import (
     TerminalView,
     ToolCallItem,
 )
+from webclient.views.terminal import SHOWN_CHARS
 
 OFF_LOOP_CHARS = 200_000
 # A suggestion's text is rendered several times (the chip, its folded and full label, the ghost text, the
@@ -65,5 +66,5 @@ def _content_size(content: Iterable[ToolCallContent], terminals: Mapping[str, Te
             size += len(entry.content.text)
         size += len(entry.old_text or "") + len(entry.new_text or "") + len(entry.patch or "")
         if entry.terminal_id is not None and (view := terminals.get(entry.terminal_id)) is not None:
-            size += len(view.output)
+            size += min(len(view.output), 2 * SHOWN_CHARS)  # all a card reads of it (`terminal_text`)
     return size

@@ -24,7 +24,8 @@ from webclient.domain.stopping import stop_work
 from webclient.errors import Refused
 from webclient.views import hidden_chars, render
 from webclient.views.chips import chip_view
-from webclient.views.live import LiveHub, Subscriber
+from webclient.views.live import LiveHub
+from webclient.views.subscriber import Subscriber
 from webclient.web.actions import (
     AttachFileAction,
     AttachImageAction,

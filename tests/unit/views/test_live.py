@@ -13,7 +13,8 @@ from webclient.acp.models import AgentStatus, MessageChunk, Suggestion, TextPart
 from webclient.domain.items import Item
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
-from webclient.views.live import MAX_QUEUED_FRAMES, LiveHub, Subscriber
+from webclient.views.live import LiveHub
+from webclient.views.subscriber import MAX_QUEUED_FRAMES, Subscriber
 from webclient.views.weight import OFF_LOOP_CHARS
 
 

@@ -15,7 +15,8 @@ from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, MessageChunk, TextPart
 from webclient.domain.state import SessionState
 from webclient.views import render, streamed
-from webclient.views.live import LiveHub, Subscriber
+from webclient.views.live import LiveHub
+from webclient.views.subscriber import Subscriber
 
 
 class _Tab:

@@ -1,0 +1,159 @@
+"""A command's output streaming into a tool card: a tab is sent what the command added, appended to the
+card's output, and the card whole when anything else changes, when much was added, and a moment after."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+
+import pytest
+
+from tests.support.html import top_level
+from webclient.acp.models import TerminalStream, ToolCallContent, ToolCallEvent
+from webclient.domain.state import SessionState
+from webclient.views import live
+from webclient.views.card_stream import output_id
+from webclient.views.live import LiveHub
+from webclient.views.subscriber import Subscriber
+from webclient.views.terminal import SHOWN_CHARS
+
+TOOL = "run-1"
+
+
+def drain(sub: Subscriber) -> list[str]:
+    frames: list[str] = []
+    while not sub.frames.empty():
+        frame = sub.frames.get_nowait()
+        assert frame is not None
+        frames.append(frame)
+    return frames
+
+
+def started(hub: LiveHub) -> str:
+    """A tool call whose card embeds the terminal the agent streams its command's output into."""
+    terminal = ToolCallContent(kind="terminal", terminal_id=TOOL)
+    event = ToolCallEvent(
+        tool_call_id=TOOL, is_update=False, title="Run the tests", status="in_progress", content=(terminal,)
+    )
+    (item_id,) = hub.state.apply(event)
+    hub.mark([item_id])
+    return item_id
+
+
+def wrote(hub: LiveHub, data: str, status: str | None = None) -> None:
+    stream = TerminalStream(terminal_id=TOOL, data=data)
+    event = ToolCallEvent(tool_call_id=TOOL, is_update=True, status=status, terminal_stream=stream)
+    hub.mark(hub.state.apply(event))
+
+
+def shown_text(frames: list[str], item_id: str) -> str:
+    """The card's output as a tab shows it after these frames: the last whole card's, plus what was
+    appended to it since."""
+    pre = re.escape(output_id(item_id, 0))
+    pieces = re.compile(
+        rf'<div hx-swap-oob="beforeend:#{pre}">(?P<added>.*?)</div>'
+        rf'|<pre id="{pre}"[^>]*>(?P<whole>.*?)</pre>',
+        re.DOTALL,
+    )
+    text = ""
+    for frame in frames:
+        for found in pieces.finditer(frame):
+            added, whole = found.group("added"), found.group("whole")
+            text = text + html.unescape(added) if added is not None else html.unescape(whole)
+    return text
+
+
+@pytest.fixture
+def hub() -> LiveHub:
+    return LiveHub(SessionState(session_id="s-1"), interval=3600)
+
+
+async def test_lines_a_command_adds_are_appended_to_the_card_output_escaped(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = started(hub)
+    wrote(hub, "collecting 3 tests\n")
+    hub.flush()
+    frames = drain(sub)
+    wrote(hub, "test_a passed\n")
+    wrote(hub, "<script>alert(1)</script>\n")
+    hub.flush()
+    (frame,) = drain(sub)
+    (root,) = top_level(frame)
+    assert root.attrs.get("hx-swap-oob") == f"beforeend:#{output_id(item_id, 0)}"
+    assert "<script>" not in frame and "&lt;script&gt;" in frame
+    expected = "collecting 3 tests\ntest_a passed\n<script>alert(1)</script>\n"
+    assert shown_text([*frames, frame], item_id) == expected
+    # A fresh render of the card shows the same output.
+    fresh = hub.subscribe()
+    assert shown_text(drain(fresh), item_id) == expected
+
+
+async def test_the_card_is_sent_whole_when_anything_but_its_output_changes(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = started(hub)
+    wrote(hub, "one\n")
+    hub.flush()
+    drain(sub)
+    wrote(hub, "two\n", status="completed")
+    hub.flush()
+    (frame,) = drain(sub)
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in top_level(frame)] == [
+        (item_id, "outerHTML")
+    ]
+    assert 'data-status="completed"' in frame
+
+
+@pytest.mark.parametrize("data", ["\x1b[32mok\x1b[0m\n", "50%\r100%\n"])
+async def test_output_with_control_sequences_or_carriage_returns_sends_the_card_whole(
+    hub: LiveHub, data: str
+) -> None:
+    sub = hub.subscribe()
+    item_id = started(hub)
+    wrote(hub, "start\n")
+    hub.flush()
+    drain(sub)
+    wrote(hub, data)
+    hub.flush()
+    (frame,) = drain(sub)
+    assert [r.attrs.get("id") for r in top_level(frame)] == [item_id]
+    assert "\x1b" not in frame and "50%" not in frame
+
+
+async def test_once_a_tab_was_sent_as_much_as_a_card_shows_the_card_is_sent_whole(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = started(hub)
+    wrote(hub, "start\n")
+    hub.flush()
+    drain(sub)
+    line = "x" * 99 + "\n"
+    whole = 0
+    for _ in range(2 * SHOWN_CHARS // len(line)):
+        wrote(hub, line)
+        hub.flush()
+        (frame,) = drain(sub)
+        whole += any(r.attrs.get("id") == item_id for r in top_level(frame))
+    assert whole == 1  # after about SHOWN_CHARS appended, once; appended again after that
+
+
+async def test_a_moment_after_output_was_appended_the_card_is_sent_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(live, "SETTLE_AFTER", 0.0)
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0)
+    sub = hub.subscribe()
+    drain(sub)
+    hub.start()
+    try:
+        item_id = started(hub)
+        wrote(hub, "one\n")
+        whole = await asyncio.wait_for(sub.frames.get(), 5)
+        assert item_id in str(whole)
+        wrote(hub, "two\n")
+        appended = await asyncio.wait_for(sub.frames.get(), 5)
+        assert f"beforeend:#{output_id(item_id, 0)}" in str(appended)
+        settled = await asyncio.wait_for(sub.frames.get(), 5)
+        assert [r.attrs.get("id") for r in top_level(str(settled))] == [item_id]
+        assert shown_text([str(whole), str(appended), str(settled)], item_id) == "one\ntwo\n"
+    finally:
+        await hub.stop()

@@ -1,0 +1,135 @@
+"""A tool card whose terminal output grows: what arrived is appended, the whole card at a bounded rate.
+
+A command's output streams into its card a line at a time (output an agent streams in `_meta`, an ACP v2
+display terminal's chunks, a client terminal's reads). Rendering the card again for each piece costs the
+server and every tab the whole output shown (up to `SHOWN_CHARS`) per piece, and the page swaps the whole
+card. Instead, while nothing of the card but its terminals' output changed and that output only grew, a
+tab is sent the text added, escaped, appended to the output's `<pre>`. The card is rendered whole again
+when anything else of it changes, once a tab has been sent `SHOWN_CHARS` this way (so the page keeps
+showing about the tail the full render shows), and `SETTLE_AFTER` after text was appended (which its
+owner, `LiveHub`, schedules), so a tab ends with the same markup the full page and a new tab's snapshot
+show. Output with control sequences or carriage returns (colours, a progress bar) is not appended: its
+card is rendered whole, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from markupsafe import escape
+
+from webclient.domain.items import TerminalView, ToolCallItem
+from webclient.views.terminal import SHOWN_CHARS
+
+# How long after text was appended to a card its tabs get it rendered whole (the exact markup).
+SETTLE_AFTER = 0.5
+# Looked at before the added text, for an escape sequence or a carriage return the addition may complete.
+_CONTEXT = 256
+_NOT_PLAIN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")  # a control, an escape or a carriage return
+
+
+@dataclass(frozen=True)
+class CardShown:
+    """What one tab shows of one card with terminals: the card as last rendered whole, and each of its
+    terminals' output up to where (epoch, length); `raw`: characters appended since that render."""
+
+    shell: tuple[object, ...]
+    outputs: tuple[tuple[int, int] | None, ...]
+    raw: int = 0
+
+
+def card_shown(item: ToolCallItem, terminals: Mapping[str, TerminalView]) -> CardShown | None:
+    """What a tab shows of `item` once it is sent the card whole (None: it has no terminal)."""
+    views = _views(item, terminals)
+    if not any(view is not None for _, view in views):
+        return None
+    return CardShown(_shell(item, views), tuple(_output(view) for _, view in views))
+
+
+def card_append(
+    item: ToolCallItem, terminals: Mapping[str, TerminalView], shown: CardShown | None
+) -> tuple[str, CardShown] | None:
+    """What a tab showing `shown` of `item` is sent when only its terminals' output grew, and what it
+    shows then; None when the card must be rendered whole."""
+    if shown is None:
+        return None
+    views = _views(item, terminals)
+    if len(views) != len(shown.outputs) or _shell(item, views) != shown.shell:
+        return None
+    parts: list[str] = []
+    outputs: list[tuple[int, int] | None] = []
+    raw = shown.raw
+    for (index, view), had in zip(views, shown.outputs, strict=True):
+        now = _output(view)
+        if view is None or had is None or now is None:
+            if had != now:
+                return None
+            outputs.append(now)
+            continue
+        epoch, upto = had
+        if view.epoch != epoch or len(view.output) < upto or upto == 0:
+            return None  # replaced, cut, or no `<pre>` yet: the card whole
+        if len(view.output) > upto:
+            added = appended_text(view.output, upto)
+            if added is None:
+                return None
+            raw += len(added)
+            into = escape(output_id(item.id, index))
+            parts.append(f'<div hx-swap-oob="beforeend:#{into}">{escape(added)}</div>')
+        outputs.append(now)
+    if raw > SHOWN_CHARS:
+        return None  # the page would show far more than the card does: render it whole, the tail again
+    return "".join(parts), CardShown(shown.shell, tuple(outputs), raw)
+
+
+def appended_text(output: str, start: int) -> str | None:
+    """The text `output` gained after `start`, as a card shows it; None when it cannot simply be added to
+    what the card shows (it holds control sequences or carriage returns, or completes one before it)."""
+    added = output[start:].replace("\r\n", "\n")
+    before = output[max(0, start - _CONTEXT) : start]
+    if _NOT_PLAIN.search(added) or before.endswith("\r") or "\x1b" in before or "\x9b" in before:
+        return None
+    return added
+
+
+def output_id(item_id: str, index: int) -> str:
+    """The id of the `<pre>` that shows the output of the terminal at `index` of a card's content."""
+    return f"{item_id}-out-{index}"
+
+
+Views = list[tuple[int, TerminalView | None]]  # each terminal of a card: its place in the content, its view
+
+
+def _views(item: ToolCallItem, terminals: Mapping[str, TerminalView]) -> Views:
+    return [
+        (index, terminals.get(entry.terminal_id))
+        for index, entry in enumerate(item.content)
+        if entry.kind == "terminal" and entry.terminal_id
+    ]
+
+
+def _output(view: TerminalView | None) -> tuple[int, int] | None:
+    return None if view is None else (view.epoch, len(view.output))
+
+
+def _shell(item: ToolCallItem, views: Views) -> tuple[object, ...]:
+    """Everything the card shows but its terminals' output. Compared as a tuple, which takes the same
+    object as equal at once: the content, a replaced tuple, compares only when the agent replaced it."""
+    terms = tuple(
+        None if view is None else (view, view.truncated, view.exit, view.command, view.cancellable)
+        for _, view in views
+    )
+    return (
+        item.title,
+        item.kind,
+        item.status,
+        item.content,
+        item.locations,
+        item.raw_input,
+        item.raw_output,
+        item.cancellable,
+        item.unfinished,
+        terms,
+    )
