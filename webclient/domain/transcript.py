@@ -52,6 +52,9 @@ class Transcript:
         self._pending: list[MessageItem] = []
         self.terminals: dict[str, TerminalView] = {}  # by terminal id
         self._tool_calls: dict[str, ToolCallItem] = {}
+        # The cards that embed (or once embedded) each terminal: its output's updates find them here,
+        # not by a walk of every card of the session.
+        self._terminal_cards: dict[str, list[ToolCallItem]] = {}
         self._open_message: MessageItem | None = None
         self._messages: dict[tuple[str, str], MessageItem] = {}  # v2: by (role, id)
 
@@ -221,6 +224,10 @@ class Transcript:
         # New content replaces the old, but output streamed in `_meta` belongs to the card for good.
         for terminal_id in item.streamed_terminals - item.terminal_ids:
             item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
+        for terminal_id in item.terminal_ids:
+            cards = self._terminal_cards.setdefault(terminal_id, [])
+            if not any(card is item for card in cards):
+                cards.append(item)
         self._open_message = None
         return {item.id}
 
@@ -290,7 +297,8 @@ class Transcript:
         self._bound_terminals(terminal_id)
 
     def _cards_showing(self, terminal_id: str) -> set[str]:
-        return {item.id for item in self._tool_calls.values() if terminal_id in item.terminal_ids}
+        cards = self._terminal_cards.get(terminal_id, ())
+        return {card.id for card in cards if terminal_id in card.terminal_ids}
 
     def _diff_shown(self, write: FileWriteItem) -> bool:
         for tool in self._tool_calls.values():
