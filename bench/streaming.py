@@ -44,12 +44,14 @@ from lag import LagProbe
 ROOT = Path(__file__).resolve().parent.parent
 
 AGENT = [sys.executable, str(ROOT / "tests" / "agents" / "stream.py")]
+# ACP v2 only: a tool call's content streamed a piece at a time (`tool_call_content_chunk`).
+AGENT_V2 = [sys.executable, str(ROOT / "tests" / "agents" / "v2_scripted.py")]
 URL = re.compile(r"(http://\S+)")
 TICKS = 100  # os.sysconf("SC_CLK_TCK") on Linux
 
 # Installed in each page: the first sighting of each stamp and of the end marker, in page time.
 PROBE = r"""
-window.B = {seen: new Set(), lat: [], stamps: [], end: null, t0: null, mark: null};
+window.B = {seen: new Set(), lat: [], stamps: [], end: null, t0: null, mark: null, since: 0};
 new MutationObserver((records) => {
   const now = performance.timeOrigin + performance.now();
   for (const record of records) {
@@ -58,7 +60,9 @@ new MutationObserver((records) => {
       const text = node.textContent;
       if (!text) continue;
       for (const m of text.matchAll(/\[t=(\d+\.\d+)\]/g)) {
-        if (B.seen.has(m[1])) continue;
+        // A stamp from before the prompt is an earlier answer's (a snapshot after a reconnect shows them);
+        // read against the wall clock the agent stamps with.
+        if (B.seen.has(m[1]) || parseFloat(m[1]) < B.since) continue;
         B.seen.add(m[1]); B.lat.push(now - parseFloat(m[1])); B.stamps.push(parseFloat(m[1]));
       }
       if (B.end === null && B.mark !== null && text.includes(B.mark)) B.end = now;
@@ -71,7 +75,7 @@ true
 # snapshot may arrive after the prompt went out.
 RESET = (
     "B.lat = []; B.stamps = []; B.end = null; B.mark = {mark}; "
-    "B.t0 = performance.timeOrigin + performance.now(); "
+    "B.t0 = performance.timeOrigin + performance.now(); B.since = Date.now() - 20; "
 )
 WEBCLIENT_SEND = (
     "document.querySelector('[data-testid=composer]').value = {text}; "
@@ -86,7 +90,7 @@ READY = "document.querySelector('[data-testid=agent-status]')?.dataset.state ===
 # The server serves it exactly as a page (a snapshot, then every frame); it is how the history workload
 # measures the server after 30,000 tool calls, which a real page takes minutes to show.
 SOCKET_TAB = r"""new Promise((done) => {
-  window.B = {seen: new Set(), lat: [], stamps: [], end: null, t0: null, mark: null, ready: false};
+  window.B = {seen: new Set(), lat: [], stamps: [], end: null, t0: null, mark: null, since: 0, ready: false};
   const socket = new WebSocket("ws://" + location.host + {path});
   window.benchSend = (text) => socket.send(JSON.stringify({action: "prompt", text}));
   let snapshot = true;  // the first frame: the session as it was, stamps of earlier answers and all
@@ -95,7 +99,7 @@ SOCKET_TAB = r"""new Promise((done) => {
     const now = performance.timeOrigin + performance.now();
     const text = event.data;
     for (const m of text.matchAll(/\[t=(\d+\.\d+)\]/g)) {
-      if (B.seen.has(m[1])) continue;
+      if (B.seen.has(m[1]) || parseFloat(m[1]) < B.since) continue;
       B.seen.add(m[1]); B.lat.push(now - parseFloat(m[1])); B.stamps.push(parseFloat(m[1]));
     }
     if (B.end === null && B.mark !== null && text.includes(B.mark)) B.end = now;
@@ -198,11 +202,11 @@ async def in_page(page: cdp.Page, send: str, workload: str, pid: int, base: str 
 
 
 async def run_browser_system(
-    name: str, browser: cdp.Browser, workloads: list[str], workspace: Path
+    name: str, browser: cdp.Browser, workloads: list[str], workspace: Path, agent: list[str] = AGENT
 ) -> dict[str, Result]:
     if name == "webclient":
         argv = [sys.executable, "-m", "webclient", "--port", "0", "--no-browser", "--cwd", str(workspace)]
-        argv += ["--agent", " ".join(AGENT)]
+        argv += ["--agent", " ".join(agent), "--protocol", "2" if agent is AGENT_V2 else "1"]
         send = WEBCLIENT_SEND
     else:
         argv = [sys.executable, str(ROOT / "bench" / "relay.py"), *AGENT]
@@ -341,6 +345,12 @@ def long_workloads(args: argparse.Namespace) -> list[tuple[str, str]]:
     return [(f"stamped {n} {rate}", "one paragraph"), (f"terminal {n} {rate}", "one command's output")]
 
 
+def v2_workloads(args: argparse.Namespace) -> list[str]:
+    """Run by a scripted ACP v2 agent, webclient alone: a tool call's content streamed a stamped line a
+    chunk (the relay and the floor speak v1, which has no such update)."""
+    return [f"content {args.stamped} {args.rate}", f"content {args.long} {args.long_rate}"]
+
+
 def history_workload(args: argparse.Namespace) -> str:
     return f"after {args.history} {stamped_workloads(args)[0][0]}"
 
@@ -398,6 +408,14 @@ def report(
             f"| {workload} ({shape}): server CPU a chunk, first -> last quarter | {relay_cell} | "
             f"{first:.0f} -> {last:.0f} us ({last / max(first, 1e-9):.2f}x) | - | last <= 1.5x first | "
             f"{mark(last <= 1.5 * first)} |"
+        )
+    for workload in v2_workloads(args):
+        first, last = med("webclient", workload, "cpu_start_us"), med("webclient", workload, "cpu_end_us")
+        p50, p99 = lat("webclient", workload, 50), lat("webclient", workload, 99)
+        print(
+            f"| {workload} (one tool call's content, ACP v2): stamp -> DOM p50/p99 ms; server CPU a chunk, "
+            f"first -> last quarter | - | {p50:.1f}/{p99:.1f}; {first:.0f} -> {last:.0f} us "
+            f"({last / max(first, 1e-9):.2f}x) | - | last <= 1.5x first | {mark(last <= 1.5 * first)} |"
         )
     after = history_workload(args)
     empty, before = stamped_workloads(args)[0][0], before_workload(after)
@@ -486,7 +504,7 @@ async def main() -> None:
     # The long answers measure the server alone (a relay's page of 20,000 text nodes in one paragraph
     # takes minutes); the history goes last, as its long transcript stays in the session.
     webclient_only = [*(long for long, _ in long_workloads(args)), history_workload(args)]
-    measured = [*workloads, *webclient_only, before_workload(history_workload(args))]
+    measured = [*workloads, *webclient_only, before_workload(history_workload(args)), *v2_workloads(args)]
     runs: dict[str, dict[str, list[Result]]] = {x: {w: [] for w in measured} for x in SYSTEMS}
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp)
@@ -501,6 +519,9 @@ async def main() -> None:
                         runs[system][workload].append(result)
                 for workload in workloads:
                     runs["sdk"][workload].append(run_sdk(workload))
+                v2 = await run_browser_system("webclient", browser, v2_workloads(args), workspace, AGENT_V2)
+                for workload, result in v2.items():
+                    runs["webclient"][workload].append(result)
             mem = await memory(browser, workspace, args.memory_flood, args.sessions)
     starts = [] if args.no_startup else [startup() for _ in range(args.runs)]
     report(args, runs, mem, {key: median([s[key] for s in starts]) for key in ("import", "url", "make_run")})

@@ -6,7 +6,9 @@ params are written to. `V2_AUTH=1`: `session/new` needs `auth/login` first.
 
 Prompts: `hello`, `upserts`, `terminal`, `unknown`, `batch`, `slow` (ends only when the next prompt
 arrives, which it queues), `permission`, `command-permission`, `cancel` (runs until `session/cancel`),
-`cancel-request` (asks a permission, then withdraws it with `$/cancel_request`), `refuse`.
+`cancel-request` (asks a permission, then withdraws it with `$/cancel_request`), `refuse`, and
+`content N RATE [#tag]` (for the benchmark: a tool call given N stamped lines of content at RATE a second,
+one `tool_call_content_chunk` each, then the end marker `‖#tag`).
 `V2_CLOSE_DELAY`: seconds to wait before answering `session/close`.
 """
 
@@ -127,6 +129,23 @@ def terminal(request: dict[str, Any]) -> None:
         "patch": {"format": "git_patch", "text": "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-old\n+new\n"},
     }
     up({"sessionUpdate": "tool_call_update", "toolCallId": "t-edit", "title": "Edit", "content": [diff]})
+    idle()
+
+
+def content(request: dict[str, Any], n: int, rate: float, tag: str) -> None:
+    """A tool call's content streamed as it is produced, a stamped line a chunk (the streaming benchmark)."""
+    begin(request)
+    tool = {"sessionUpdate": "tool_call_update", "toolCallId": "t-read"}
+    up({**tool, "title": "Read", "status": "in_progress"})
+    start = time.monotonic()
+    for i in range(n):
+        delay = start + i / rate - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        item = {"type": "content", "content": text(f"line {i} [t={time.time() * 1000:.3f}]")}
+        up({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "t-read", "content": item})
+    up({**tool, "status": "completed"})
+    chunk(next_id("a"), "\u2016" + tag)
     idle()
 
 
@@ -319,6 +338,9 @@ def prompt(request: dict[str, Any]) -> None:
             }
         )
         chunk(message_id, "running until cancelled")
+    elif said.startswith("content "):
+        _, n, rate, *tag = said.split()
+        content(request, int(n), float(rate), tag[0] if tag else "")
     elif said == "quiet":  # leaves the earlier list standing: breaks the RFD's replace-or-withdraw rule
         begin(request)
         chunk(next_id("a"), "no new list")

@@ -46,6 +46,8 @@ def test_a_tiny_run_of_the_streaming_benchmark_prints_every_figure_next_to_its_t
         "terminal 10 200 (one command's output):",
         "stamped 40 2000 (one paragraph): server CPU",
         "terminal 40 2000 (one command's output): server CPU",
+        "content 10 200 (one tool call's content, ACP v2)",
+        "content 40 2000 (one tool call's content, ACP v2)",
         "after 20 tool calls",
         "server CPU",
         "markdown 8:",
