@@ -1,7 +1,7 @@
 // A streamed answer's frames, applied without htmx's swap machinery. While an agent writes, the server
 // sends a frame every few milliseconds that only appends to an answer: its newly finished blocks, raw
-// text of its open block, or the open block rendered again; or, to a command's output in a tool card,
-// the text it wrote since. Through htmx each such frame cost a dozen events, class changes on the
+// text of its open block, or the open block rendered again; or, to a tool card, the entries its content
+// gained and the text a command wrote since. Through htmx each such frame cost a dozen events, class changes on the
 // swapped elements, a walk of the inserted content, and the handlers that run after every message,
 // several of which read the layout (a forced layout of the whole page per chunk). Here a frame that
 // holds nothing but those pieces is parsed inert and moved into place; the following of the
@@ -12,8 +12,9 @@
   "use strict";
 
   var document = root.document;
-  // The parts of a streamed answer a frame may append to, and a command's output in a tool card.
-  var PIECES = ["md-done", "md-tail", "terminal-output"];
+  // The parts of a streamed answer a frame may append to; in a tool card, its content and a command's
+  // output (what is appended there holds nothing for htmx to process).
+  var PIECES = ["md-done", "md-tail", "tool-content", "terminal-output"];
 
   function isPiece(element) {
     return !!element && PIECES.some(function (name) { return element.classList.contains(name); });

@@ -112,6 +112,9 @@ class ToolCallItem:
     cancellable: bool = False  # ACP v2 `capabilities.cancel`: the page may stop it (`tool_call/cancel`)
     # The turn ended with this card still pending or in progress: the agent never said how it ended.
     unfinished: bool = False
+    # Counts the times `content` was replaced or cleared (not added to): a tab that has the content of the
+    # same epoch up to some length may be sent only the entries added since.
+    content_epoch: int = 0
     id: str = field(default_factory=lambda: _new_id("tool"))
 
     @property
@@ -127,6 +130,8 @@ class ToolCallItem:
                 setattr(self, name, value)
             elif name in event.cleared:
                 setattr(self, name, _CLEARED[name])
+        if event.content is not None or "content" in event.cleared:
+            self.content_epoch += 1
         if event.appended:
             self.content = (*self.content, *event.appended)
         if event.cancellable is not None:

@@ -222,14 +222,20 @@ class Transcript:
         if event.terminal_stream is not None:
             self._stream_terminal(item, event.terminal_stream)
         # New content replaces the old, but output streamed in `_meta` belongs to the card for good.
-        for terminal_id in item.streamed_terminals - item.terminal_ids:
+        streamed = item.streamed_terminals - item.terminal_ids if item.streamed_terminals else set()
+        for terminal_id in streamed:
             item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
-        for terminal_id in item.terminal_ids:
-            cards = self._terminal_cards.setdefault(terminal_id, [])
-            if not any(card is item for card in cards):
-                cards.append(item)
+        # Only what this event brought is looked at: an entry at a time may make a long content.
+        for entry in (*(event.content or event.appended), *item.content[len(item.content) - len(streamed) :]):
+            if entry.kind == "terminal" and entry.terminal_id:
+                self._index_terminal(entry.terminal_id, item)
         self._open_message = None
         return {item.id}
+
+    def _index_terminal(self, terminal_id: str, item: ToolCallItem) -> None:
+        cards = self._terminal_cards.setdefault(terminal_id, [])
+        if not any(card is item for card in cards):
+            cards.append(item)
 
     def open_tool_calls(self, background: frozenset[str] = frozenset()) -> list[ToolCallItem]:
         """The cards the agent said are pending or in progress (and not yet shown as not finished), but for

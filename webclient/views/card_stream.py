@@ -1,10 +1,12 @@
-"""A tool card whose terminal output grows: what arrived is appended, the whole card at a bounded rate.
+"""A tool card that grows: what arrived is appended, the whole card at a bounded rate.
 
 A command's output streams into its card a line at a time (output an agent streams in `_meta`, an ACP v2
-display terminal's chunks, a client terminal's reads). Rendering the card again for each piece costs the
-server and every tab the whole output shown (up to `SHOWN_CHARS`) per piece, and the page swaps the whole
-card. Instead, while nothing of the card but its terminals' output changed and that output only grew, a
-tab is sent the text added, escaped, appended to the output's `<pre>`. The card is rendered whole again
+display terminal's chunks, a client terminal's reads), and an ACP v2 agent may add to a tool call's content
+an entry at a time (`tool_call_content_chunk`). Rendering the card again for each piece costs the server
+and every tab the whole card per piece, and the page swaps the whole card. Instead, while nothing of the
+card changed but its content gaining entries and its terminals' output growing, a tab is sent the entries
+added, rendered as the card renders them and appended to its content, and the text added to an output,
+escaped, appended to the output's `<pre>`. The card is rendered whole again
 when anything else of it changes, once a tab has been sent `SHOWN_CHARS` this way (so the page keeps
 showing about the tail the full render shows), and `SETTLE_AFTER` after text was appended (which its
 owner, `LiveHub`, schedules), so a tab ends with the same markup the full page and a new tab's snapshot
@@ -15,7 +17,7 @@ card is rendered whole, as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from markupsafe import escape
@@ -32,33 +34,50 @@ _NOT_PLAIN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")  # a control, an escape
 
 @dataclass(frozen=True)
 class CardShown:
-    """What one tab shows of one card with terminals: the card as last rendered whole, and each of its
-    terminals' output up to where (epoch, length); `raw`: characters appended since that render."""
+    """What one tab shows of one card: the card as last rendered whole, how many entries of its content,
+    and each of its terminals' output up to where (epoch, length); `raw`: characters appended since."""
 
     shell: tuple[object, ...]
+    entries: int
+    terminals: tuple[int, ...]  # where in the content its terminals are
     outputs: tuple[tuple[int, int] | None, ...]
     raw: int = 0
 
 
 def card_shown(item: ToolCallItem, terminals: Mapping[str, TerminalView]) -> CardShown | None:
-    """What a tab shows of `item` once it is sent the card whole (None: it has no terminal)."""
-    views = _views(item, terminals)
-    if not any(view is not None for _, view in views):
+    """What a tab shows of `item` once it is sent the card whole (None: nothing of it will be appended to,
+    as it has ended and has no terminal: a tab keeps no record of the many cards of a long session)."""
+    at = tuple(i for i, entry in enumerate(item.content) if entry.kind == "terminal" and entry.terminal_id)
+    views = _views(item, terminals, at)
+    live = (item.status or "pending") in ("pending", "in_progress") and not item.unfinished
+    if not live and not any(view is not None for _, view in views):
         return None
-    return CardShown(_shell(item, views), tuple(_output(view) for _, view in views))
+    outputs = tuple(_output(view) for _, view in views)
+    return CardShown(_shell(item, views), len(item.content), at, outputs)
 
 
 def card_append(
-    item: ToolCallItem, terminals: Mapping[str, TerminalView], shown: CardShown | None
+    item: ToolCallItem,
+    terminals: Mapping[str, TerminalView],
+    shown: CardShown | None,
+    entries_added: Callable[[int], str],
 ) -> tuple[str, CardShown] | None:
-    """What a tab showing `shown` of `item` is sent when only its terminals' output grew, and what it
-    shows then; None when the card must be rendered whole."""
+    """What a tab showing `shown` of `item` is sent when its content only gained entries and its
+    terminals' output only grew, and what it shows then; None when the card must be rendered whole.
+    `entries_added(start)`: the frame that appends the content's entries from `start` on."""
     if shown is None:
         return None
-    views = _views(item, terminals)
-    if len(views) != len(shown.outputs) or _shell(item, views) != shown.shell:
+    if len(item.content) < shown.entries:
+        return None
+    views = _views(item, terminals, shown.terminals)
+    if _shell(item, views) != shown.shell:
         return None
     parts: list[str] = []
+    if len(item.content) > shown.entries:
+        new = item.content[shown.entries :]
+        if shown.entries == 0 or any(entry.kind == "terminal" for entry in new):
+            return None  # no content shown yet, or a terminal added: the card whole
+        parts.append(entries_added(shown.entries))
     outputs: list[tuple[int, int] | None] = []
     raw = shown.raw
     for (index, view), had in zip(views, shown.outputs, strict=True):
@@ -81,7 +100,7 @@ def card_append(
         outputs.append(now)
     if raw > SHOWN_CHARS:
         return None  # the page would show far more than the card does: render it whole, the tail again
-    return "".join(parts), CardShown(shown.shell, tuple(outputs), raw)
+    return "".join(parts), CardShown(shown.shell, len(item.content), shown.terminals, tuple(outputs), raw)
 
 
 def appended_text(output: str, start: int) -> str | None:
@@ -102,12 +121,9 @@ def output_id(item_id: str, index: int) -> str:
 Views = list[tuple[int, TerminalView | None]]  # each terminal of a card: its place in the content, its view
 
 
-def _views(item: ToolCallItem, terminals: Mapping[str, TerminalView]) -> Views:
-    return [
-        (index, terminals.get(entry.terminal_id))
-        for index, entry in enumerate(item.content)
-        if entry.kind == "terminal" and entry.terminal_id
-    ]
+def _views(item: ToolCallItem, terminals: Mapping[str, TerminalView], at: tuple[int, ...]) -> Views:
+    """The terminals at these places of the card's content (its content not replaced since they were)."""
+    return [(index, terminals.get(item.content[index].terminal_id or "")) for index in at]
 
 
 def _output(view: TerminalView | None) -> tuple[int, int] | None:
@@ -115,8 +131,8 @@ def _output(view: TerminalView | None) -> tuple[int, int] | None:
 
 
 def _shell(item: ToolCallItem, views: Views) -> tuple[object, ...]:
-    """Everything the card shows but its terminals' output. Compared as a tuple, which takes the same
-    object as equal at once: the content, a replaced tuple, compares only when the agent replaced it."""
+    """Everything the card shows but the entries added to its content and its terminals' output. Compared
+    as a tuple, which takes the same object as equal at once."""
     terms = tuple(
         None if view is None else (view, view.truncated, view.exit, view.command, view.cancellable)
         for _, view in views
@@ -125,7 +141,7 @@ def _shell(item: ToolCallItem, views: Views) -> tuple[object, ...]:
         item.title,
         item.kind,
         item.status,
-        item.content,
+        item.content_epoch,
         item.locations,
         item.raw_input,
         item.raw_output,

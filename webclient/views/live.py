@@ -345,7 +345,14 @@ class _Rendered:
         """`card_stream.card_append`, unless the card is due to be rendered whole for this tab."""
         if shown is not None and shown.raw and entry.id in self._settle:
             return None
-        return card_append(entry, self._state.terminals, shown)
+        return card_append(entry, self._state.terminals, shown, lambda start: self._added(entry, start))
+
+    def _added(self, entry: ToolCallItem, start: int) -> str:
+        key = (f"{entry.id}+{start}", True)
+        html = self._html.get(key)
+        if html is None:
+            html = self._html[key] = render.tool_content_added(self._state, entry, start)
+        return html
 
     def note_card(self, sub: Subscriber, entry: ToolCallItem) -> None:
         """The tab was sent the card whole: what it shows of it now."""

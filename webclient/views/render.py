@@ -15,7 +15,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
-from webclient.domain.items import Item
+from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.picker import FoundFile
 from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, SessionState
@@ -158,6 +158,12 @@ def message_raw(entry_id: str, raw: Markup) -> str:
 def _streamed_split(entry: Item) -> Split | None:
     text = streamed_text(entry)
     return None if text is None else split(text)
+
+
+def tool_content_added(state: SessionState, item: ToolCallItem, start: int) -> str:
+    """The entries of a tool call's content from `start` on, appended to those its card shows."""
+    added = _partial("_tool_content_added.html", state=state, item=item, start=start)
+    return f'<div hx-swap-oob="beforeend:#{escape(item.id)}-content">{added}</div>'
 
 
 def append_items(html: str) -> str:

@@ -1,5 +1,6 @@
-"""A command's output streaming into a tool card: a tab is sent what the command added, appended to the
-card's output, and the card whole when anything else changes, when much was added, and a moment after."""
+"""A tool card that grows: a tab is sent what a command added to its output, appended to the card's
+output, and the entries added to its content, appended to the card's content; the card whole when anything
+else changes, when much was added, and a moment after."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 import pytest
 
 from tests.support.html import top_level
-from webclient.acp.models import TerminalStream, ToolCallContent, ToolCallEvent
+from webclient.acp.models import TerminalStream, TextPart, ToolCallContent, ToolCallEvent
 from webclient.domain.state import SessionState
 from webclient.views import live
 from webclient.views.card_stream import output_id
@@ -157,3 +158,61 @@ async def test_a_moment_after_output_was_appended_the_card_is_sent_whole(
         assert shown_text([str(whole), str(appended), str(settled)], item_id) == "one\ntwo\n"
     finally:
         await hub.stop()
+
+
+def content_chunk(hub: LiveHub, tool: str, line: str) -> None:
+    """ACP v2's `tool_call_content_chunk`: one entry added to a tool call's content."""
+    entry = ToolCallContent(kind="content", content=TextPart(text=line))
+    hub.mark(hub.state.apply(ToolCallEvent(tool_call_id=tool, is_update=True, appended=(entry,))))
+
+
+def content_html(card: str, item_id: str) -> str:
+    """What the card's content holds, in the markup of a whole card."""
+    start = card.index(f'id="{item_id}-content">') + len(f'id="{item_id}-content">')
+    return card[start : card.index("\n  </div>", start)]
+
+
+async def test_entries_added_to_a_tool_calls_content_are_appended_as_the_card_renders_them(
+    hub: LiveHub,
+) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    content_chunk(hub, "read-1", "line *1*")
+    hub.flush()
+    (whole,) = drain(sub)
+    item_id = hub.state.transcript.items[-1].id
+    shown = content_html(whole, item_id)
+    for line in ("line <b>2</b>", "line 3"):
+        content_chunk(hub, "read-1", line)
+        hub.flush()
+        (frame,) = drain(sub)
+        (root,) = top_level(frame)
+        assert root.attrs.get("hx-swap-oob") == f"beforeend:#{item_id}-content"
+        shown += frame[frame.index(">") + 1 : frame.rindex("</div>")]
+    assert "<b>2</b>" not in shown and "&lt;b&gt;2&lt;/b&gt;" in shown
+    fresh = hub.subscribe()  # a new tab's snapshot: the card rendered whole shows the same content
+    (snapshot,) = drain(fresh)
+    card = snapshot[snapshot.index(f'<div id="{item_id}"') :]
+    assert content_html(card, item_id) == shown
+
+
+async def test_a_replaced_content_sends_the_card_whole_and_an_ended_card_is_not_kept_per_tab(
+    hub: LiveHub,
+) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    content_chunk(hub, "read-1", "one")
+    hub.flush()
+    drain(sub)
+    entry = ToolCallContent(kind="content", content=TextPart(text="replaced"))
+    changed = hub.state.apply(ToolCallEvent(tool_call_id="read-1", is_update=True, content=(entry,)))
+    hub.mark(changed)
+    hub.flush()
+    (frame,) = drain(sub)
+    (item_id,) = changed
+    assert [r.attrs.get("id") for r in top_level(frame)] == [item_id]
+    assert item_id in sub.cards
+    hub.mark(hub.state.apply(ToolCallEvent(tool_call_id="read-1", is_update=True, status="completed")))
+    hub.flush()
+    drain(sub)
+    assert item_id not in sub.cards  # a long session's ended cards cost a tab nothing
