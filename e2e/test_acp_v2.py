@@ -166,3 +166,34 @@ def test_auto_with_a_v1_agent_says_v1_and_the_inspector_tells_of_the_fallback(
         assert_accessible(page, "the inspector after a fallback to v1")
         screenshot(page, "acp-v2/fallback-note")
         page.context.close()
+
+
+def test_a_tool_calls_content_added_an_entry_at_a_time_ends_as_a_fresh_page_shows_it(
+    browser: Browser, e2e_workspace: Path
+) -> None:
+    with serve_in_thread(
+        agent=scripted_agent("v2_scripted"),
+        cwd=e2e_workspace,
+        extra_args=["--protocol", "2"],
+        startup_timeout=AGENT_STARTUP_TIMEOUT,
+    ) as live:
+        page = browser.new_context().new_page()
+        open_signed_in(page, live)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute(
+            "data-state", "ready", timeout=AGENT_STARTUP_TIMEOUT * 1000
+        )
+        send(page, "content 60 40")  # a second and a half of entries, one `tool_call_content_chunk` each
+        card = page.get_by_test_id("tool-call")
+        expect(card).to_contain_text("line 1 ", timeout=30_000)
+        card.evaluate("element => { element.dataset.seen = 'first' }")  # gone if the card is swapped
+        expect(card).to_contain_text("line 40", timeout=30_000)
+        # The entries that came meanwhile were appended to the card the page had, not the card sent again.
+        expect(page.locator('[data-testid="tool-call"][data-seen="first"]')).to_have_count(1)
+        expect(card).to_contain_text("line 59", timeout=30_000)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        expect(card.locator(".tool-part")).to_have_count(60)
+        streamed = str(card.inner_html())
+        page.reload()
+        expect(page.get_by_test_id("tool-call").locator(".tool-part")).to_have_count(60)
+        assert str(page.get_by_test_id("tool-call").inner_html()) == streamed
+        page.context.close()
