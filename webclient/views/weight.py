@@ -35,7 +35,7 @@ def text_size(entry: Item, terminals: Mapping[str, TerminalView]) -> int:
         case MessageItem():
             return sum(len(part.text) for part in entry.parts if isinstance(part, TextPart))
         case ToolCallItem():
-            return _content_size(entry.content, terminals)
+            return _card_size(entry, terminals)
         case PermissionItem():
             return _event_size(entry.tool_call, terminals)
         case FileWriteItem():
@@ -53,6 +53,27 @@ def suggestions_size(suggestions: Iterable[Suggestion]) -> int:
 def heavy(sizes: Iterable[int]) -> bool:
     """Whether a frame that renders text of these sizes belongs off the event loop."""
     return sum(sizes) > OFF_LOOP_CHARS
+
+
+# Per card (by id): its content's epoch and length when last weighed, the text its entries carry, and the
+# terminals among them. A card whose content gains an entry at a time is weighed by what it gained: its
+# whole content at each frame cost every frame its length. Forgotten all at once past `_KEPT_SIZES`.
+_sizes: dict[str, tuple[int, int, int, tuple[str, ...]]] = {}
+_KEPT_SIZES = 256
+
+
+def _card_size(item: ToolCallItem, terminals: Mapping[str, TerminalView]) -> int:
+    epoch, count, size, terminal_ids = _sizes.get(item.id, (item.content_epoch, 0, 0, ()))
+    if epoch != item.content_epoch or count > len(item.content):
+        count, size, terminal_ids = 0, 0, ()
+    added = item.content[count:]
+    size += _content_size(added, {})
+    terminal_ids += tuple(entry.terminal_id for entry in added if entry.terminal_id is not None)
+    if len(_sizes) >= _KEPT_SIZES and item.id not in _sizes:
+        _sizes.clear()
+    _sizes[item.id] = (item.content_epoch, len(item.content), size, terminal_ids)
+    shown = (terminals.get(terminal_id) for terminal_id in terminal_ids)
+    return size + sum(min(len(view.output), 2 * SHOWN_CHARS) for view in shown if view is not None)
 
 
 def _event_size(event: ToolCallEvent, terminals: Mapping[str, TerminalView]) -> int:

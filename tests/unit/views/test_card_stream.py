@@ -18,6 +18,7 @@ from webclient.views.card_stream import output_id
 from webclient.views.live import LiveHub
 from webclient.views.subscriber import Subscriber
 from webclient.views.terminal import SHOWN_CHARS
+from webclient.views.weight import text_size
 
 TOOL = "run-1"
 
@@ -216,3 +217,18 @@ async def test_a_replaced_content_sends_the_card_whole_and_an_ended_card_is_not_
     hub.flush()
     drain(sub)
     assert item_id not in sub.cards  # a long session's ended cards cost a tab nothing
+
+
+async def test_a_card_weighed_as_its_content_grows_weighs_what_it_carries(hub: LiveHub) -> None:
+    """The weight that sends a heavy frame off the loop is kept up as entries are added, not recounted:
+    it stays what the whole content carries, through additions and a replacement."""
+    lines = ["x" * 100, "y" * 2_000, "z" * 30]
+    for line in lines:
+        content_chunk(hub, "read-1", line)
+        card = hub.state.transcript.items[-1]
+        assert text_size(card, hub.state.terminals) == sum(len(x) for x in lines[: lines.index(line) + 1])
+    entry = ToolCallContent(kind="content", content=TextPart(text="short"))
+    hub.state.apply(ToolCallEvent(tool_call_id="read-1", is_update=True, content=(entry,)))
+    assert text_size(card, hub.state.terminals) == len("short")
+    content_chunk(hub, "read-1", "more")
+    assert text_size(card, hub.state.terminals) == len("shortmore")
