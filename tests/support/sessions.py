@@ -19,7 +19,8 @@ from tests.support.polling import Deadline
 
 _NAVIGATE = re.compile(r'data-href="/s/([^"]+)"')
 _SESSION_LINK = re.compile(r'data-testid="session-link" data-local-id="([^"]+)"')
-_SIDEBAR_START = '<nav id="sidebar"'
+# The sidebar's regions that list sessions (views/regions.py): each frame that changes one replaces it.
+_SIDEBAR_PARTS = ('<div id="sidebar-sessions"', '<div id="sidebar-stored"')
 DEMO_OPENED = 'data-option-id="model"'  # the demo agent's session/new answer offers a model option
 
 
@@ -85,12 +86,16 @@ def _live_ids(html: str) -> list[str]:
 
 
 def _sidebar(html: str) -> str | None:
-    """The latest sidebar a tab received (each frame replaces it whole)."""
-    start = html.rfind(_SIDEBAR_START)
-    if start < 0:
-        return None
-    end = html.find("</nav>", start)
-    return html[start:end] if end >= 0 else None
+    """The latest live sessions and agent's stored sessions a tab received, each part as the last frame
+    that had it sent it (neither part holds a `<div>` of its own)."""
+    parts = []
+    for marker in _SIDEBAR_PARTS:
+        start = html.rfind(marker)
+        end = html.find("</div>", start)
+        if start < 0 or end < 0:
+            return None
+        parts.append(html[start:end])
+    return "".join(parts)
 
 
 def _current_local_id(server: LiveServer) -> str:

@@ -14,5 +14,6 @@ class Aspect(StrEnum):
     SIGN_IN = "sign-in"
     SUGGESTIONS = "suggestions"
     SESSIONS = "sessions"  # the other sessions, live and stored
+    KEPT_COPIES = "kept-copies"  # the copies webclient kept of sessions no agent brings back
     COMMANDS = "commands"
     PROTOCOL_LOG = "protocol-log"  # a message of this session crossed the wire

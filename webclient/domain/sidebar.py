@@ -3,7 +3,7 @@ webclient kept, and the agents a new session can start with."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -58,3 +58,10 @@ class Sidebar:
     current_agent: str = ""
     kept: tuple[KeptLink, ...] = ()  # the most recent first, at most `kept_copies.LISTED`
     kept_more: int = 0  # how many older copies are not listed
+
+
+def changed_parts(old: Sidebar, new: Sidebar) -> tuple[bool, bool]:
+    """Whether the sessions (live and the agent's stored ones: their states change at every turn) and
+    whether the stored copies (which change when one is kept or deleted) differ; each is a region."""
+    copies = (old.kept, old.kept_more) != (new.kept, new.kept_more)
+    return replace(old, kept=new.kept, kept_more=new.kept_more) != new, copies

@@ -50,7 +50,7 @@ from webclient.domain.items import (
     ToolCallItem,
 )
 from webclient.domain.kept import KeptCopy
-from webclient.domain.sidebar import Sidebar
+from webclient.domain.sidebar import Sidebar, changed_parts
 from webclient.domain.sign_in import SignIn
 from webclient.domain.transcript import Transcript
 from webclient.domain.turn import TurnState as TurnState  # re-exported: the turn is told by the state
@@ -260,10 +260,9 @@ class SessionState:
         return self.transcript.settle_permission(item_id, PermissionState.CANCELLED)
 
     def set_sidebar(self, sidebar: Sidebar) -> set[str]:
-        if sidebar == self.sidebar:
-            return set()
+        sessions, copies = changed_parts(self.sidebar, sidebar)
         self.sidebar = sidebar
-        return {Aspect.SESSIONS}
+        return {a for a, changed in ((Aspect.SESSIONS, sessions), (Aspect.KEPT_COPIES, copies)) if changed}
 
     def set_suggestions(self, suggestions: tuple[Suggestion, ...]) -> set[str]:
         """Replace the list on offer (an empty tuple offers nothing)."""

@@ -22,7 +22,10 @@ REGIONS: Mapping[Aspect, tuple[str, ...]] = {
     Aspect.PLAN: ("_plan.html",),
     # The chip row and the composer's ghost text come from the same list and change together.
     Aspect.SUGGESTIONS: ("_suggestions.html", "_ghost_text.html"),
-    Aspect.SESSIONS: ("_sidebar.html",),
+    # The sidebar's parts: the stored copies change apart from the sessions' states, which change at every
+    # turn (a sidebar listing 200 copies made each turn's first frame some 80 KB).
+    Aspect.SESSIONS: ("_sidebar_sessions.html", "_sidebar_stored.html"),
+    Aspect.KEPT_COPIES: ("_kept_copies.html",),
     Aspect.COMMANDS: ("_slash_menu.html", "_welcome.html"),
 }
 

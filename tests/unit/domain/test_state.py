@@ -29,6 +29,7 @@ from webclient.acp.models import (
     UsageEvent,
 )
 from webclient.domain.items import KEPT_REPEATS, MessageItem, NoticeItem, ToolCallItem
+from webclient.domain.sidebar import KeptLink, SessionLink, Sidebar
 from webclient.domain.sign_in import SignIn
 from webclient.domain.state import Aspect, SessionState, TurnState
 
@@ -517,3 +518,16 @@ def test_each_failure_of_the_agent_has_one_card_that_restarts_update_in_place() 
     assert state.add_notice(crash, failure=True) != {card_id}  # after a prompt, a new failure: a new card
     # A restart with no failure card is a notice of its own.
     assert len(SessionState().add_notice(restarting, failure=True)) == 1
+
+
+def test_the_sessions_and_the_stored_copies_of_the_sidebar_change_apart() -> None:
+    """A session's state changes at every turn; the copies listed beside it (up to 200) do not, and are
+    not sent again for it."""
+    state = SessionState()
+    copies = tuple(KeptLink(key=f"k{i}", title=f"copy {i}", agent="demo", saved_at=i) for i in range(3))
+    working = (SessionLink(local_id="s1", title="one", status="working", current=True),)
+    assert state.set_sidebar(Sidebar(live=working, kept=copies)) == {Aspect.SESSIONS, Aspect.KEPT_COPIES}
+    ready = (SessionLink(local_id="s1", title="one", status="ready", current=True),)
+    assert state.set_sidebar(Sidebar(live=ready, kept=copies)) == {Aspect.SESSIONS}
+    assert state.set_sidebar(Sidebar(live=ready, kept=copies[1:])) == {Aspect.KEPT_COPIES}
+    assert state.set_sidebar(Sidebar(live=ready, kept=copies[1:])) == set()

@@ -60,7 +60,7 @@ def test_the_sidebar_lists_copies_with_title_agent_and_time_and_marks_the_one_sh
     )
     state.set_sidebar(Sidebar(kept=links, kept_more=3))
 
-    sidebar = render.region(state, Aspect.SESSIONS)
+    sidebar = render.region(state, Aspect.KEPT_COPIES)
 
     assert "Stored copies" in sidebar
     assert sidebar.count('data-testid="kept-copy"') == 2
@@ -69,7 +69,7 @@ def test_the_sidebar_lists_copies_with_title_agent_and_time_and_marks_the_one_sh
     assert sidebar.count('aria-current="page"') == 1
     assert "and 3 more, not listed" in text(sidebar)
     assert 'data-testid="kept-older"' not in sidebar  # two copies: none folded away
-    assert "Stored copies" not in render.region(SessionState(session_id="s-1"), Aspect.SESSIONS)
+    assert "Stored copies" not in render.region(SessionState(session_id="s-1"), Aspect.KEPT_COPIES)
 
 
 def test_past_five_copies_the_older_ones_fold_away_and_unfold_when_the_one_shown_is_among_them() -> None:
@@ -80,7 +80,7 @@ def test_past_five_copies_the_older_ones_fold_away_and_unfold_when_the_one_shown
             for n in range(7)
         )
         state.set_sidebar(Sidebar(kept=links))
-        return render.region(state, Aspect.SESSIONS)
+        return render.region(state, Aspect.KEPT_COPIES)
 
     folded = sidebar_with(None)
     older = folded[folded.index('data-testid="kept-older"') :]

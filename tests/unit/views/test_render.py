@@ -34,6 +34,9 @@ WS_PATH = "/ws"
 PAGE_IDS = frozenset(
     {
         "session-header",
+        "kept-copies",
+        "sidebar-sessions",
+        "sidebar-stored",
         "agent-status",
         "connection",
         "plan",
@@ -365,7 +368,9 @@ def test_snapshot_top_level_elements_are_all_out_of_band_swaps() -> None:
         "auth",
         "suggestions",
         "ghost-text",
-        "sidebar",
+        "sidebar-sessions",
+        "sidebar-stored",
+        "kept-copies",
         "slash-menu",
     ]
     assert all(r.attrs.get("hx-swap-oob") for r in roots)
