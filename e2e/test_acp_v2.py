@@ -168,6 +168,19 @@ def test_auto_with_a_v1_agent_says_v1_and_the_inspector_tells_of_the_fallback(
         page.context.close()
 
 
+# Counts the tool cards put into the page (a new card element, however it came), from now on.
+COUNT_CARDS_PUT_IN = """() => {
+  window.cardsPutIn = 0;
+  const isCard = (node) => node.nodeType === 1
+    && (node.matches('[data-testid="tool-call"]') || node.querySelector('[data-testid="tool-call"]'));
+  new MutationObserver((records) => {
+    for (const record of records) {
+      window.cardsPutIn += [...record.addedNodes].filter(isCard).length;
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
 def test_a_tool_calls_content_added_an_entry_at_a_time_ends_as_a_fresh_page_shows_it(
     browser: Browser, e2e_workspace: Path
 ) -> None:
@@ -182,16 +195,16 @@ def test_a_tool_calls_content_added_an_entry_at_a_time_ends_as_a_fresh_page_show
         expect(page.get_by_test_id("agent-status")).to_have_attribute(
             "data-state", "ready", timeout=AGENT_STARTUP_TIMEOUT * 1000
         )
+        page.evaluate(COUNT_CARDS_PUT_IN)
         send(page, "content 60 40")  # a second and a half of entries, one `tool_call_content_chunk` each
         card = page.get_by_test_id("tool-call")
-        expect(card).to_contain_text("line 1 ", timeout=30_000)
-        card.evaluate("element => { element.dataset.seen = 'first' }")  # gone if the card is swapped
-        expect(card).to_contain_text("line 40", timeout=30_000)
-        # The entries that came meanwhile were appended to the card the page had, not the card sent again.
-        expect(page.locator('[data-testid="tool-call"][data-seen="first"]')).to_have_count(1)
         expect(card).to_contain_text("line 59", timeout=30_000)
         expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
         expect(card.locator(".tool-part")).to_have_count(60)
+        # The entries were appended to the card the page had, not the card sent again for each: it is put
+        # in when it starts, and again only when it settles (half a second without an entry, which a busy
+        # machine can make happen mid-stream too) and when it completes. Sent whole, it came ~60 times.
+        assert page.evaluate("window.cardsPutIn") <= 8
         streamed = str(card.inner_html())
         page.reload()
         expect(page.get_by_test_id("tool-call").locator(".tool-part")).to_have_count(60)
