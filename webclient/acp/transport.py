@@ -15,7 +15,7 @@ import contextlib
 import json
 from typing import Any
 
-from webclient.acp import wire_log
+from webclient.acp import heap, wire_log
 from webclient.acp.endpoint import GarbageCallback, Intercept, InterceptingChannel, OverflowCallback
 from webclient.acp.wire_values import parse_line, usable_id
 
@@ -73,7 +73,7 @@ class NdjsonTransport(InterceptingChannel):
             if line is None:
                 return None
             if len(line) >= OFF_LOOP_BYTES:
-                text, message = await asyncio.to_thread(_parse, line)
+                text, message = await asyncio.to_thread(_parse_big, line)
                 wire_log.measured(message, len(line))  # the protocol log need not walk it to size it
             else:
                 text, message = _parse(line)
@@ -126,6 +126,12 @@ class NdjsonTransport(InterceptingChannel):
         self._overflowed = True
         if self._on_overflow is not None:
             self._on_overflow(size)
+
+
+def _parse_big(line: bytes) -> tuple[bytes, Any]:
+    """`_parse`, on a worker thread, after giving back the memory that earlier big messages left free."""
+    heap.give_back_free_memory()
+    return _parse(line)
 
 
 def _parse(line: bytes) -> tuple[bytes, Any]:

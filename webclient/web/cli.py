@@ -27,7 +27,6 @@ from webclient.agent_config import INSTALL_LINES
 from webclient.errors import SettingsError
 from webclient.settings import Settings, is_loopback
 from webclient.web.launch import open_browser, remove
-from webclient.web.memory import keep_big_buffers_unmapped
 
 if TYPE_CHECKING:
     import uvicorn
@@ -165,7 +164,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     port = sock.getsockname()[1]
     url = url_for(settings.host, port, settings.token)
-    keep_big_buffers_unmapped()
     # Ctrl+C must work from the moment the URL shows, also when the process inherited SIGINT ignored
     # (started in the background by a script); uvicorn installs its own handler only once it serves.
     signal.signal(signal.SIGINT, signal.default_int_handler)
