@@ -164,16 +164,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     port = sock.getsockname()[1]
     url = url_for(settings.host, port, settings.token)
+    opened: list[Path] = []
+    launcher = threading.Timer(0.5, lambda: opened.append(open_browser(url)))
     # Ctrl+C must work from the moment the URL shows, also when the process inherited SIGINT ignored
     # (started in the background by a script); uvicorn installs its own handler only once it serves.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    print(f"webclient {__version__} is running at {url}", flush=True)
-    opened: list[Path] = []
-    launcher = threading.Timer(0.5, lambda: opened.append(open_browser(url)))
-    if settings.open_browser:
-        launcher.start()
     try:
+        print(f"webclient {__version__} is running at {url}", flush=True)
+        if settings.open_browser:
+            launcher.start()
         serve(settings, sock)
+    except KeyboardInterrupt:  # Ctrl+C before the server took the signal over: nothing to stop yet
+        sock.close()
     finally:
         launcher.cancel()  # stopped before the browser was due: do not open it on a server that is gone
         if launcher.is_alive():  # or it is opening now: wait, so that its file is removed below
