@@ -5,6 +5,8 @@ The module's server runs with `--protocol 2`; everything else is as in the other
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
@@ -21,6 +23,28 @@ LIST_TIMEOUT_MS = 30_000
 
 # This module's own workspace and server, beside the shared one: it speaks ACP v2 with the demo agent.
 shop, demo_state, shared_server = own_demo_server("v2", "--protocol", "2")
+
+
+@contextmanager
+def page_of_its_own(browser: Browser, workspace: Path, agent: str, protocol: str) -> Iterator[Page]:
+    """A page signed in to a server of its own that runs the scripted `agent` with `--protocol`, once the
+    agent is ready; closed after the block."""
+    with serve_in_thread(
+        agent=scripted_agent(agent),
+        cwd=workspace,
+        extra_args=["--protocol", protocol],
+        startup_timeout=AGENT_STARTUP_TIMEOUT,
+    ) as live:
+        context = browser.new_context()
+        page = context.new_page()
+        try:
+            open_signed_in(page, live)
+            expect(page.get_by_test_id("agent-status")).to_have_attribute(
+                "data-state", "ready", timeout=AGENT_STARTUP_TIMEOUT * 1000
+            )
+            yield page
+        finally:
+            context.close()
 
 
 def send(page: Page, text: str) -> None:
@@ -146,17 +170,7 @@ def test_the_mode_is_a_config_option_the_agent_and_the_user_both_change(
 def test_auto_with_a_v1_agent_says_v1_and_the_inspector_tells_of_the_fallback(
     browser: Browser, e2e_workspace: Path
 ) -> None:
-    with serve_in_thread(
-        agent=scripted_agent("echo_agent"),
-        cwd=e2e_workspace,
-        extra_args=["--protocol", "auto"],
-        startup_timeout=AGENT_STARTUP_TIMEOUT,
-    ) as live:
-        page = browser.new_context().new_page()
-        open_signed_in(page, live)
-        expect(page.get_by_test_id("agent-status")).to_have_attribute(
-            "data-state", "ready", timeout=AGENT_STARTUP_TIMEOUT * 1000
-        )
+    with page_of_its_own(browser, e2e_workspace, "echo_agent", "auto") as page:
         expect(page.get_by_test_id("protocol-version")).to_have_attribute("data-version", "1")
         page.get_by_test_id("inspector-toggle").click()
         note = page.get_by_test_id("inspector-protocol-note")
@@ -165,7 +179,6 @@ def test_auto_with_a_v1_agent_says_v1_and_the_inspector_tells_of_the_fallback(
         assert page.get_by_test_id("inspector-version").all_inner_texts()[:2] == ["v2", "v2"]
         assert_accessible(page, "the inspector after a fallback to v1")
         screenshot(page, "acp-v2/fallback-note")
-        page.context.close()
 
 
 # Counts the tool cards put into the page (a new card element, however it came), from now on.
@@ -184,17 +197,7 @@ COUNT_CARDS_PUT_IN = """() => {
 def test_a_tool_calls_content_added_an_entry_at_a_time_ends_as_a_fresh_page_shows_it(
     browser: Browser, e2e_workspace: Path
 ) -> None:
-    with serve_in_thread(
-        agent=scripted_agent("v2_scripted"),
-        cwd=e2e_workspace,
-        extra_args=["--protocol", "2"],
-        startup_timeout=AGENT_STARTUP_TIMEOUT,
-    ) as live:
-        page = browser.new_context().new_page()
-        open_signed_in(page, live)
-        expect(page.get_by_test_id("agent-status")).to_have_attribute(
-            "data-state", "ready", timeout=AGENT_STARTUP_TIMEOUT * 1000
-        )
+    with page_of_its_own(browser, e2e_workspace, "v2_scripted", "2") as page:
         page.evaluate(COUNT_CARDS_PUT_IN)
         send(page, "content 60 40")  # a second and a half of entries, one `tool_call_content_chunk` each
         card = page.get_by_test_id("tool-call")
@@ -209,4 +212,3 @@ def test_a_tool_calls_content_added_an_entry_at_a_time_ends_as_a_fresh_page_show
         page.reload()
         expect(page.get_by_test_id("tool-call").locator(".tool-part")).to_have_count(60)
         assert str(page.get_by_test_id("tool-call").inner_html()) == streamed
-        page.context.close()
