@@ -13,6 +13,7 @@ from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, Su
 from webclient.domain.prompt import composer_text
 from webclient.views import hidden_chars
 from webclient.views.diff import text_key
+from webclient.views.workspace_paths import inside, shown_path
 
 # A chip shows this many characters of its text, then an explicit "show all (+N characters)" expander.
 CHIP_TEXT_LIMIT = 160
@@ -155,22 +156,13 @@ def link_warnings(part: ContentPart, workspace: str = "") -> list[str]:
     path = PurePosixPath(unquote(target.path)) if target.scheme == "file" else None
     named = part.name.strip().lstrip("@")
     if path is not None:
-        inside = _inside(path, workspace)
-        relative = str(path.relative_to(workspace)) if inside and workspace else ""
-        if named not in {path.name, relative, str(path)}:
+        if named not in {path.name, shown_path(str(path), workspace), str(path)}:
             found.append(f"it is named {part.name} but points to {path}")
-        if workspace and not inside:
+        if not inside(path, workspace):
             found.append(f"{path} is outside the workspace")
     elif named != uri_name(part.uri):
         found.append(f"it is named {part.name} but points to {part.uri}")
     return found
-
-
-def _inside(path: PurePosixPath, workspace: str) -> bool:
-    if not workspace:
-        return True
-    root = PurePosixPath(workspace)
-    return ".." not in path.parts and (path == root or root in path.parents)
 
 
 def _split_text(text: str, budget: int) -> tuple[str, str]:

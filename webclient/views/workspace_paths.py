@@ -12,14 +12,22 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 
+def inside(path: PurePosixPath, workspace: str) -> bool:
+    """Whether `path` lies in `workspace` (or is it); every path does when no workspace is given."""
+    if not workspace:
+        return True
+    root = PurePosixPath(workspace)
+    return ".." not in path.parts and (path == root or root in path.parents)
+
+
 def shown_path(path: str, workspace: str = "") -> str:
     """`path` relative to `workspace` when it lies inside it (`.` for the workspace itself), else as given."""
     if not workspace or not path.startswith("/"):
         return path
-    target, root = PurePosixPath(path), PurePosixPath(workspace)
-    if ".." in target.parts or (target != root and root not in target.parents):
+    target = PurePosixPath(path)
+    if not inside(target, workspace):
         return path
-    return str(target.relative_to(root))
+    return str(target.relative_to(workspace))
 
 
 def shown_uri(uri: str, workspace: str = "") -> str:

@@ -203,11 +203,7 @@ def _missing_command(settings: Settings) -> str | None:
 
 def serve(settings: Settings, sock: socket.socket) -> None:
     """Import the server (the slow part of start-up) and serve on the bound socket until interrupted."""
-    try:
-        server = build_server(settings, sock)
-    except KeyboardInterrupt:  # Ctrl+C while the app was being imported: nothing runs yet
-        sock.close()
-        return
+    server = build_server(settings, sock)  # a Ctrl+C meanwhile: `main` closes the socket, nothing runs yet
     # uvicorn shuts down gracefully (stopping the agent's process group) on SIGINT and SIGTERM. A closed
     # terminal sends SIGHUP, whose default would end us at once and leave the agent running: the
     # agent has its own session, so the terminal's hangup does not reach it.
