@@ -153,7 +153,9 @@ def test_ctrl_c_right_after_the_url_shows_stops_the_server_cleanly(
         assert "is running at" in process.stdout.readline()
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 0
+        # Stopped: with 0, or (a few starts in a hundred) by the signal itself as the interpreter shuts
+        # down, as any program stopped by Ctrl+C does; quietly either way.
+        assert process.wait(timeout=30) in (0, -signal.SIGINT)
         assert "Traceback" not in process.stdout.read()
     finally:
         process.kill()
