@@ -3,15 +3,14 @@ page that says what happened and what to do; the draft is still there once the n
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
 from tests.support.console import watch_problems
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, serve_in_thread
-from tests.support.pages import in_view, open_app, prompt
+from tests.support.pages import in_view, open_app, prompt, sockets_through
 
 
 def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_explained(
@@ -98,14 +97,8 @@ def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
 ) -> None:
     # The browser's WebSocket to the real server runs through Playwright, so the test can cut it the way
     # a network does; everything else is the real server and agent.
-    sockets: list[WebSocketRoute] = []
     problems = watch_problems(page)  # the probe of each loss among them, once answered 405
-
-    def through(route: WebSocketRoute) -> None:
-        route.connect_to_server()
-        sockets.append(route)
-
-    page.route_web_socket(re.compile(r"/ws(/|$)"), through)
+    sockets = sockets_through(page)
     open_app(page, server)
     banner = page.get_by_test_id("connection")
     send = page.get_by_test_id("send")

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.support.accessibility import describe, violations
 from tests.support.browser import open_signed_in
 from tests.support.live import LiveServer, http_get, scripted_agent, serve_in_thread
+from tests.support.pages import sockets_through
 from tests.support.screenshots import screenshot
 
 VARIANTS = [
@@ -288,13 +289,7 @@ def test_another_server_on_this_machine_that_overwrites_the_cookie_does_not_sign
     page: Page, scripted: Start
 ) -> None:
     server = scripted("echo_agent")
-    sockets: list[WebSocketRoute] = []
-
-    def through(route: WebSocketRoute) -> None:
-        route.connect_to_server()
-        sockets.append(route)
-
-    page.route_web_socket(re.compile(r"/ws(/|$)"), through)
+    sockets = sockets_through(page)
     open_signed_in(page, server)
     status = page.get_by_test_id("agent-status")
     expect(status).to_have_attribute("data-state", "ready")

@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from tests.support.live import LiveServer
 
@@ -17,6 +17,19 @@ def open_app(page: Page, server: LiveServer) -> None:
     page.goto(server.url)
     expect(page).not_to_have_url(re.compile(r"token="))  # a token never stays in the address bar
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+
+
+def sockets_through(page: Page) -> list[WebSocketRoute]:
+    """Route the page's live sockets through to the server, and list each as it opens (the newest last),
+    so a test can drop one as a network would; everything else stays the real server's."""
+    sockets: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(re.compile(r"/ws(/|$)"), through)
+    return sockets
 
 
 def choose_style(page: Page, style: str) -> None:
