@@ -30,7 +30,7 @@ from tests.support.live import (
 )
 from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, TextPart
-from webclient.domain.items import MessageItem
+from webclient.domain.items import MessageItem, NoticeItem
 from webclient.domain.state import SessionState, TurnState
 from webclient.errors import Refused
 from webclient.settings import Settings
@@ -405,3 +405,29 @@ async def test_each_agents_protocol_log_shows_only_in_its_own_sessions(start: St
     assert "env-1" not in json.dumps(echo) and "echo-1" in json.dumps(echo)
     assert "echo-1" not in json.dumps(reporter) and "env-1" in json.dumps(reporter)
     assert len([m for m in reporter if m.get("method") == "initialize"]) == 1
+
+
+async def test_what_the_agent_still_says_in_a_session_closed_here_is_no_news_for_the_open_ones(
+    workspace: Path,
+) -> None:
+    # An ACP v1 agent has no session/close: closing a session here only stops listening, and the demo
+    # agent's slow answer goes on. Its end is for nobody (the inspector still has it), not a notice in
+    # every other session of that agent.
+    settings = Settings(cwd=workspace, protocol="1", flush_interval=0)
+    async with started(settings) as driver:
+        registry, first = driver.registry, driver.current
+        first.submit_prompt([TextPart(text="slow 40")])
+        await eventually(lambda: agent_text(first.state) != "", 20, "the slow answer to start")
+        route, closed_id = registry.route(first), first.state.session_id
+        other = registry.new_session(route.key)
+        await eventually(lambda: other.state.session_id is not None, 20, "a second session")
+        await registry.close(first.local_id)
+
+        def updates_of_the_closed_one() -> int:
+            sent = (m.get("params") or {} for d, m in route.wire_log.messages() if d == "in")
+            return sum(1 for params in sent if params.get("sessionId") == closed_id)
+
+        after_close = updates_of_the_closed_one()
+        await eventually(lambda: updates_of_the_closed_one() > after_close, 20, "the agent to go on")
+        notices = [i.notice.text for i in other.state.items if isinstance(i, NoticeItem)]
+        assert not [text for text in notices if "unknown session" in text]

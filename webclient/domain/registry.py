@@ -223,6 +223,8 @@ class SessionRegistry(Generic[SinkT]):
                     text = failure_text("the agent did not close the session", exc)
                     route.notify_all(NoticeLevel.WARNING, text, error_detail(exc))
             await self._drop(live)
+            if session_id:
+                route.closed(session_id)
         finally:
             self._closing.discard(local_id)
         if not self.live_sessions():  # there is always a session to show, even when its agent is not running

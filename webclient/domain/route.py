@@ -49,6 +49,8 @@ from webclient.settings import Settings
 # Updates kept for sessions still opening (v1 agents rarely send any before their answer; a replay of
 # `session/load` goes to the session it names, which is known).
 MAX_EARLY_UPDATES = 64
+# Sessions closed here whose ids are remembered, so that what the agent still sends of them says nothing.
+MAX_CLOSED_REMEMBERED = 256
 # What a session's replay may still change when the page already shows its conversation.
 _PROTOCOL_LOG = frozenset({Aspect.PROTOCOL_LOG})  # what a message crossing the wire changed
 _SESSION_STATE = (CommandsEvent, ModeEvent, ConfigOptionsEvent, SessionInfoEvent, UsageEvent)
@@ -91,10 +93,19 @@ class AgentRoute(Generic[SinkT]):
         # Sessions being loaded again after a lost connection: the agent's replay of what they already
         # show is not shown twice.
         self._reattaching: set[str] = set()
+        # Sessions closed here, the latest last: the agent may still finish what it was saying in one
+        # (its turn goes on after a v1 close), which is no news for the sessions open here.
+        self._closed: dict[str, None] = {}
 
     @property
     def key(self) -> str:
         return self.spec.key
+
+    def closed(self, session_id: str) -> None:
+        """The session with this agent id was closed here: what the agent still sends of it is dropped."""
+        self._closed[session_id] = None
+        if len(self._closed) > MAX_CLOSED_REMEMBERED:
+            del self._closed[next(iter(self._closed))]
 
     def sessions(self) -> list[LiveSession[SinkT]]:
         return self.host.sessions_of(self.key)
@@ -274,6 +285,8 @@ class AgentRoute(Generic[SinkT]):
             translation = Translation(translation.session_id, kept)
         live = self.by_agent_id(translation.session_id)
         if live is None:
+            if translation.session_id in self._closed:
+                return  # the end of what the agent was saying in a session closed here (in the inspector)
             if self._opening and translation.session_id is not None:
                 self._keep_early(translation)
             elif translation.session_id is not None:
