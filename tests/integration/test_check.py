@@ -123,6 +123,27 @@ def test_an_agent_that_cannot_start_is_reported_with_exit_code_2(tmp_path: Path)
     assert "could not start" in out
 
 
+def test_an_agent_that_exits_at_start_makes_a_check_that_did_not_run_in_every_report(tmp_path: Path) -> None:
+    agent = " ".join(agent_argv("exits_at_start"))
+    junit, html = tmp_path / "report.xml", tmp_path / "report.html"
+    code, out, report = run_check(tmp_path, "--agent", agent, "--junit", str(junit), "--html", str(html))
+    stderr = ["error: no configuration found at ~/.scripted/config.toml", "run `scripted login` first"]
+    assert code == 2 and report["exit_code"] == 2 and report["ran"] is False
+    assert report["outcome"].startswith("THE CHECK DID NOT RUN")
+    [protocol] = report["protocols"]
+    assert protocol["agent_exit_code"] == 7 and protocol["stderr"] == stderr
+    assert out.splitlines()[2].startswith("THE CHECK DID NOT RUN"), out
+    assert "exited with code 7" in out and all(f"| {line}" in out for line in stderr)
+    assert "no rule fails" not in out
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None and suite.get("errors") == str(len(RULES))
+    errors = suite.findall("testcase/error")
+    assert len(errors) == len(RULES) and all(stderr[0] in (e.text or "") for e in errors)
+    page = html.read_text()
+    assert 'data-ran="false"' in page and 'data-testid="check-not-run"' in page
+    assert "No rule fails" not in page and "run `scripted login` first" in page
+
+
 def test_every_agent_process_and_its_children_are_gone_when_the_check_ends(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     agent = " ".join(agent_argv("spawns_child", str(pids)))

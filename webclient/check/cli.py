@@ -124,8 +124,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path, write in outputs:
         if path is not None:
             path.write_text(write(report), encoding="utf-8")
-    if not any(not r.unavailable for r in report.versions):
-        return 2
     return report.exit_code
 
 
@@ -160,7 +158,10 @@ async def check(plan: Plan, sandbox: Sandbox, protocol: str, progress: Progress)
 def _unavailable(version: int, runs: list[Run], failed: Run) -> render.VersionResult:
     why = failed.error or "the agent did not answer"
     verdicts = [Verdict(rule, Status.NOT_OBSERVED, f"not checked: {why}") for rule in RULES]
-    return render.VersionResult(version, verdicts, runs, unavailable=why)
+    return render.VersionResult(
+        version, verdicts, runs, unavailable=why, unsupported=failed.unsupported,
+        agent_exit_code=failed.exit_code, stderr=failed.stderr,
+    )  # fmt: skip
 
 
 class Progress:

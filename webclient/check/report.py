@@ -26,6 +26,14 @@ class VersionResult:
     verdicts: list[Verdict]
     runs: list[Run]
     unavailable: str | None = None
+    unsupported: bool = False  # unavailable because the agent does not speak this version
+    agent_exit_code: int | None = None  # unavailable because the agent ended: its exit code
+    stderr: tuple[str, ...] = ()  # and the last lines it wrote to stderr
+
+    @property
+    def broken(self) -> bool:
+        """Not checked for another reason than the version: the agent did not start or answer."""
+        return self.unavailable is not None and not self.unsupported
 
     def verdict(self, rule: Rule) -> Verdict:
         return next(v for v in self.verdicts if v.rule == rule)
@@ -43,8 +51,33 @@ class Report:
         return [(r.version, v) for r in self.versions for v in r.verdicts if v.status is Status.FAIL]
 
     @property
+    def ran(self) -> bool:
+        """Whether any version was checked at all: a check that could not run passes nothing."""
+        return any(r.unavailable is None for r in self.versions)
+
+    @property
+    def not_run(self) -> VersionResult | None:
+        """When the check did not run: the version that says best why (the agent's own error first)."""
+        if self.ran or not self.versions:
+            return None
+        return next((r for r in self.versions if r.broken), self.versions[0])
+
+    @property
     def exit_code(self) -> int:
+        if not self.ran:
+            return 2
         return 1 if self.failed else 0
+
+    @property
+    def outcome(self) -> str:
+        """One sentence: what the check found, with its exit code."""
+        failed = self.failed
+        if (why := self.not_run) is not None:
+            return f"THE CHECK DID NOT RUN: {why.unavailable} (exit code {self.exit_code})"
+        if failed:
+            plural = "s" if len(failed) != 1 else ""
+            return f"{len(failed)} rule verdict{plural} FAIL (exit code 1)"
+        return "no rule fails (exit code 0)"
 
     def line(self, number: int) -> WireLine | None:
         # Numbers are dense from 1, so the list index finds a line.
@@ -97,16 +130,18 @@ def _line_json(wire: WireLine) -> dict[str, Any]:
 def terminal(report: Report, width: int = 100) -> str:
     versions = [r for r in report.versions]
     head = f"{'rule':<22} {'what it checks':<46}" + "".join(f" {'v' + str(r.version):<13}" for r in versions)
-    out = [f"webclient check {__version__}: {report.agent}", "", head, "-" * len(head)]
+    out = [f"webclient check {__version__}: {report.agent}", ""]
+    if report.not_run is not None:
+        out += [report.outcome, *_agent_end(report.not_run), ""]
+    out += [head, "-" * len(head)]
     for rule in RULES:
-        cells = "".join(
-            f" {(r.unavailable and 'UNAVAILABLE') or r.verdict(rule).status.value:<13}" for r in versions
-        )
+        cells = "".join(f" {_cell(r, rule):<13}" for r in versions)
         out.append(f"{rule.id:<22} {rule.title[:46]:<46}{cells}")
     out.append("")
     for result in versions:
         if result.unavailable:
             out.append(f"v{result.version}: not checked: {result.unavailable}")
+            out.extend(_agent_end(result))
     for rule in RULES:
         shown = [(r, r.verdict(rule)) for r in versions if not r.unavailable]
         if not shown:
@@ -132,10 +167,27 @@ def terminal(report: Report, width: int = 100) -> str:
             if warning["line"]:
                 out.append("    " + quote(WireLine(**warning["line"]), width - 4))
         out.append("")
-    failed = report.failed
-    plural = "s" if len(failed) != 1 else ""
-    out.append(f"{len(failed)} rule verdict{plural} FAIL" if failed else "no rule fails")
+    out.append(report.outcome)
     return "\n".join(out)
+
+
+def _cell(result: VersionResult, rule: Rule) -> str:
+    if result.unavailable:
+        return "NOT RUN" if result.broken else "UNAVAILABLE"
+    return result.verdict(rule).status.value
+
+
+def _agent_end(result: VersionResult) -> list[str]:
+    """How the agent ended when a version could not be checked: its exit code and its last words."""
+    out = []
+    if result.agent_exit_code is not None:
+        out.append(f"  the agent exited with code {result.agent_exit_code}")
+    if result.stderr:
+        out.append(f"  the last {len(result.stderr)} lines it wrote to stderr:")
+        out.extend(f"  | {line}" for line in result.stderr)
+    elif result.broken:
+        out.append("  it wrote nothing to stderr")
+    return out
 
 
 # --- JSON -----------------------------------------------------------------------------------------------
@@ -147,11 +199,16 @@ def to_json(report: Report) -> dict[str, Any]:
         "version": __version__,
         "agent": report.agent,
         "exit_code": report.exit_code,
+        "ran": report.ran,
+        "outcome": report.outcome,
         "notes": report.notes,
         "protocols": [
             {
                 "version": r.version,
                 "unavailable": r.unavailable,
+                "unsupported": r.unsupported,
+                "agent_exit_code": r.agent_exit_code,
+                "stderr": list(r.stderr),
                 "runs": [
                     {"name": run.name, "form": run.form, "turns": run.turns, "error": run.error}
                     for run in r.runs
@@ -185,7 +242,9 @@ def write_json(report: Report) -> str:
 
 def write_junit(report: Report) -> str:
     """JUnit XML: a test suite per protocol version, a test case per rule. FAIL is a failure, NOT
-    OBSERVED a skip; PASS and INFO pass with their summary as output."""
+    OBSERVED a skip; PASS and INFO pass with their summary as output. A version the agent does not speak
+    is skipped; one it could not be checked in (it did not start, or stopped answering) is an error in
+    every case, with the agent's exit code and last stderr lines."""
     suites = ET.Element("testsuites", name="webclient check")
     for result in report.versions:
         suite = ET.SubElement(suites, "testsuite", name=f"prompt suggestions RFD, ACP v{result.version}")
@@ -200,7 +259,12 @@ def write_junit(report: Report) -> str:
             )
             body = "\n".join(quote(w) for n in verdict.lines if (w := report.line(n)) is not None)
             text = f"{verdict.summary}\nRFD: {verdict.rule.sentence}\n{body}".strip()
-            if result.unavailable:
+            if result.broken:
+                counts["errors"] += 1
+                error = ET.SubElement(case, "error", message=f"the check did not run: {result.unavailable}")
+                error.set("type", "NOT RUN")
+                error.text = "\n".join(_agent_end(result)) or None
+            elif result.unavailable:
                 counts["skipped"] += 1
                 ET.SubElement(case, "skipped", message=f"not checked: {result.unavailable}")
             elif verdict.status is Status.FAIL:

@@ -22,7 +22,7 @@ from webclient.acp.negotiate import VersionMismatch, connection_for
 from webclient.acp.process import AgentProcess
 from webclient.check.recorder import Numbering, Recorder
 from webclient.check.sandbox import Sandbox
-from webclient.errors import AgentError
+from webclient.errors import AgentError, AgentExitedError
 
 BASELINE = "offer-baseline"
 REPLAY = "replay"
@@ -54,6 +54,8 @@ class Run:
     replayed: str | None = None  # the session loaded or resumed with a replay
     error: str | None = None
     unsupported: bool = False  # the agent does not speak this version
+    exit_code: int | None = None  # the agent's own exit code, when it ended by itself
+    stderr: tuple[str, ...] = ()  # the last lines it wrote to stderr, when it never got initialized
 
     @property
     def name(self) -> str:
@@ -111,12 +113,20 @@ class Runner:
         except VersionMismatch as exc:
             run.unsupported = True
             run.error = str(exc)
+        except AgentExitedError as exc:
+            run.error = str(exc) or type(exc).__name__
+            run.exit_code = exc.exit_code
+            run.stderr = tuple(exc.stderr_tail)
+            recorder.warn(run.error)
         except (AgentError, TimeoutError) as exc:
             run.error = str(exc) or type(exc).__name__
             recorder.warn(run.error)
         finally:
             with contextlib.suppress(Exception):
                 await link.stop()
+        if run.info is None and not run.stderr:
+            # An agent that never answered: what it said on the way is the first thing to read.
+            run.stderr = tuple(process.stderr_tail())
         return run
 
     async def _steps(self, run: Run, link: AgentLink, load: str | None) -> None:
