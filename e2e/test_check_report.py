@@ -12,7 +12,8 @@ from playwright.sync_api import Page, expect
 
 from tests.support.console import watch_problems
 from tests.support.layouts import Layout, assert_accessible, shoot
-from tests.support.live import agent_argv
+from tests.support.live import LiveServer, agent_argv
+from webclient.check.hints import DEFAULT_PLAYGROUND
 
 EXIT_CODES = {"breaker": 1, "demo": 0, "not-run": 2}
 
@@ -88,3 +89,22 @@ def test_the_report_opens_offline_without_a_console_error_and_passes_axe(
     shoot(sized_page, f"check/report-{'demo' if demo else 'breaker' if ran else 'not-run'}", layout)
     assert_accessible(sized_page, "the check report")
     assert messages == []
+
+
+def test_a_failing_rules_link_opens_its_update_in_the_playground(
+    page: Page, report: Path, server: LiveServer
+) -> None:
+    page.goto(report.as_uri())
+    links = page.get_by_test_id("check-playground")
+    if page.get_by_test_id("check-outcome").get_attribute("data-ran") != "true" or not links.count():
+        pytest.skip("no failing rule in this report")
+    fix = page.locator('[data-testid="check-fix"][data-rule="lifetime.stale"]').first
+    expect(fix).to_contain_text("Fix:")
+    # The late list itself (not the withdrawal before it), whole.
+    expect(fix.get_by_test_id("check-offending")).to_contain_text("good one")
+    href = fix.get_by_test_id("check-playground").get_attribute("href") or ""
+    assert href.startswith(DEFAULT_PLAYGROUND + "#v=1&t=")
+    page.goto(server.base + "/playground" + href.partition("/playground")[2])
+    expect(page.get_by_test_id("playground-frame")).to_have_count(12)
+    expect(page.get_by_test_id("playground-input")).to_contain_text("prompt_suggestions_update")
+    expect(page.get_by_test_id("playground-count")).to_contain_text("offered")

@@ -6,12 +6,14 @@ rule, and the check flags that rule alone and exits 1.
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -114,6 +116,43 @@ def test_an_agent_that_breaks_one_rule_fails_that_rule_alone(tmp_path: Path, mod
     assert rule["lines"], "a FAIL names the wire lines that prove it"
     failures = ET.parse(junit).getroot().findall("testsuite/testcase/failure")
     assert len(failures) == 1
+
+
+def test_a_failing_rule_says_how_to_fix_it_with_the_whole_message_and_a_playground_link(
+    tmp_path: Path,
+) -> None:
+    agent = " ".join(agent_argv("rule_breaker", "bad_prompt"))
+    junit = tmp_path / "report.xml"
+    playground = "http://127.0.0.1:9/playground"
+    code, out, report = run_check(tmp_path, "--agent", agent, "--protocol", "1", "--settle", "0.1",
+                                  "--junit", str(junit), "--playground-url", playground)  # fmt: skip
+    assert code == 1
+    [rule] = [r for r in report["protocols"][0]["rules"] if r["id"] == "shape.prompt"]
+    hint = rule["hint"]
+    assert "absolute URI" in hint["fix"]
+    # The whole message, with the offending block (the first suggestion) and the good one after it.
+    offending = json.loads(hint["offending"]["text"])
+    suggestions = offending["params"]["update"]["suggestions"]
+    assert (
+        suggestions[0]["prompt"][0]["uri"] == "notes.txt"
+        and suggestions[1]["prompt"][0]["text"] == "good one"
+    )
+    # An example that keeps the rule: every resource_link in it has an absolute URI.
+    blocks = [b for s in hint["example"]["params"]["update"]["suggestions"] for b in s["prompt"]]
+    assert all(":" in b["uri"] for b in blocks if b["type"] == "resource_link")
+    # The playground link carries that very update in its fragment, as the playground's share link does.
+    base, _, fragment = hint["playground"].partition("#")
+    assert base == playground
+    shared = parse_qs(fragment)
+    text = base64.urlsafe_b64decode(shared["t"][0] + "=" * (-len(shared["t"][0]) % 4)).decode()
+    assert json.loads(text)["suggestions"] == suggestions
+    # The same in the terminal and in the JUnit failure.
+    assert '"uri": "notes.txt"' in out and "fix: Give each suggestion" in out and hint["playground"] in out
+    [failure] = ET.parse(junit).getroot().findall("testsuite/testcase/failure")
+    assert '"good one"' in (failure.text or "") and hint["playground"] in (failure.text or "")
+    # A rule that passes still shows what keeping it looks like, but no offending message.
+    [passing] = [r for r in report["protocols"][0]["rules"] if r["id"] == "shape.blank"]
+    assert passing["hint"]["example"] and passing["hint"]["offending"] is None
 
 
 def test_an_agent_that_cannot_start_is_reported_with_exit_code_2(tmp_path: Path) -> None:

@@ -21,11 +21,14 @@ from webclient.agent_config import (
     default_config_path,
     load_config,
 )
+from webclient.check import exports
 from webclient.check import report as render
+from webclient.check.hints import DEFAULT_PLAYGROUND
 from webclient.check.recorder import Numbering
 from webclient.check.rules import RULES, Status, Verdict, evaluate
 from webclient.check.runner import Plan, Run, Runner
 from webclient.check.sandbox import Sandbox
+from webclient.check.terminal import terminal
 from webclient.errors import SettingsError
 
 # Prompts any agent understands; the demo agent answers each and predicts what comes next.
@@ -85,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="answer the agent's permission requests with allow (default: reject)",
     )
+    parser.add_argument(
+        "--playground-url",
+        default=DEFAULT_PLAYGROUND,
+        metavar="URL",
+        help=f"the playground a failing rule's link opens its update in (default {DEFAULT_PLAYGROUND})",
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
     parser.add_argument("--junit", type=Path, metavar="FILE", help="write the report as JUnit XML, for CI")
     parser.add_argument("--html", type=Path, metavar="FILE", help="write the report as one offline HTML page")
@@ -114,13 +123,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             env.setdefault(DEMO_CHUNK_ENV, "0")  # a check needs its answers, not their pacing
         plan = Plan(spec.argv, env, tuple(args.prompt) or DEFAULT_PROMPTS, args.step_timeout, args.settle)
         report = asyncio.run(check(plan, sandbox, args.protocol, Progress(sys.stderr)))
+        report.playground = args.playground_url
         report.agent = spec.command_line if not spec.is_demo else "the bundled demo agent"
         if sandbox.left_out:
             report.notes.append(f"{sandbox.left_out} files of the workspace were too big to copy")
     finally:
         sandbox.close()
-    print(render.terminal(report))
-    outputs = ((args.json, render.write_json), (args.junit, render.write_junit), (args.html, _html))
+    print(terminal(report))
+    outputs = ((args.json, exports.write_json), (args.junit, exports.write_junit), (args.html, _html))
     for path, write in outputs:
         if path is not None:
             path.write_text(write(report), encoding="utf-8")

@@ -45,8 +45,10 @@ Kind = Literal[
     "load_end",
     "warning",
 ]
-# A wire line longer than this is cut in the report (the JSON keeps the cut line too).
+# A wire line longer than this is cut in the report (the JSON keeps the cut line too), except a message
+# that carries suggestions: the rules quote it, and the report shows it whole up to WHOLE_CHARS.
 LINE_CHARS = 2000
+WHOLE_CHARS = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,8 @@ class Recorder:
     # --- AgentListener -----------------------------------------------------------------------------------
 
     def on_wire(self, direction: str, message: dict[str, Any], version: int) -> None:
-        number = self._line(direction, json.dumps(message, ensure_ascii=False, default=repr))
+        text = json.dumps(message, ensure_ascii=False, default=repr)
+        number = self._line(direction, text, WHOLE_CHARS if _carries_suggestions(message) else LINE_CHARS)
         if direction == "in":
             self._last_in = number
             key = json.dumps(message.get("id"))
@@ -172,12 +175,23 @@ class Recorder:
     def release_terminal(self, session_id: str, terminal_id: str) -> None:
         raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, "no such terminal")
 
-    def _line(self, direction: str, text: str) -> int:
+    def _line(self, direction: str, text: str, chars: int = LINE_CHARS) -> int:
         numbering = self.numbering
         number = numbering.next
         numbering.next += 1
-        cut = text if len(text) <= LINE_CHARS else text[:LINE_CHARS] + "…"
+        cut = text if len(text) <= chars else text[:chars] + "…"
         numbering.lines.append(WireLine(number, self.run, direction, cut))
         if direction == "out" and self.first_out is None:
             self.first_out = number
         return number
+
+
+def _carries_suggestions(message: dict[str, Any]) -> bool:
+    """A session/update with the RFD's update or the legacy `_meta.promptSuggestions`."""
+    params = message.get("params")
+    update = params.get("update") if isinstance(params, dict) else None
+    if not isinstance(update, dict):
+        return False
+    meta = update.get("_meta")
+    legacy = isinstance(meta, dict) and "promptSuggestions" in meta
+    return update.get("sessionUpdate") == "prompt_suggestions_update" or legacy

@@ -37,10 +37,13 @@ class Verdict:
     status: Status
     summary: str
     lines: tuple[int, ...] = ()
+    culprit: int | None = None  # of a FAIL: the line of the first message that broke the rule
 
 
-def _verdict(rule: Rule, status: Status, summary: str, lines: Iterable[int | None] = ()) -> Verdict:
-    return Verdict(rule, status, summary, tuple(sorted({n for n in lines if n is not None})))
+def _verdict(
+    rule: Rule, status: Status, summary: str, lines: Iterable[int | None] = (), culprit: int | None = None
+) -> Verdict:
+    return Verdict(rule, status, summary, tuple(sorted({n for n in lines if n is not None})), culprit)
 
 
 GATING = Rule(
@@ -141,7 +144,7 @@ def gating(runs: list[Run]) -> Verdict:
         forms = sorted({UNADVERTISED_FORMS[r.form] for r, _ in wrong})
         return _verdict(
             GATING, Status.FAIL, f"suggestions arrived although not advertised ({'; '.join(forms)})",
-            [r.recorder.first_out for r, _ in wrong] + [e.line for _, e in wrong],
+            [r.recorder.first_out for r, _ in wrong] + [e.line for _, e in wrong], wrong[0][1].line,
         )  # fmt: skip
     turns = sum(r.turns for r in silent)
     if not turns:
@@ -172,7 +175,9 @@ def _skips(rule_name: str, rule: Rule, runs: list[Run], what: str) -> Verdict:
     ]
     if bad:
         reasons = sorted({f"{r.form}: {reason}" for r, _, reason in bad})
-        return _verdict(rule, Status.FAIL, "; ".join(reasons[:4]), [e.line for _, e, _ in bad])
+        return _verdict(
+            rule, Status.FAIL, "; ".join(reasons[:4]), [e.line for _, e, _ in bad], bad[0][1].line
+        )
     return _verdict(rule, Status.PASS, f"{what} in {len(seen)} updates", _sample(seen))
 
 
@@ -202,7 +207,7 @@ def shape(runs: list[Run]) -> Verdict:
     bad = [(r, e) for r, e in seen if e.suggestions is not None and e.suggestions.malformed]
     if bad:
         reasons = sorted({str(e.suggestions.malformed) for _, e in bad if e.suggestions})
-        return _verdict(SHAPE, Status.FAIL, "; ".join(reasons[:4]), [e.line for _, e in bad])
+        return _verdict(SHAPE, Status.FAIL, "; ".join(reasons[:4]), [e.line for _, e in bad], bad[0][1].line)
     return _verdict(SHAPE, Status.PASS, f"{len(seen)} well-formed updates", _sample(seen))
 
 
@@ -233,7 +238,7 @@ def replace(runs: list[Run]) -> Verdict:
         return _verdict(
             REPLACE, Status.FAIL,
             f"{len(kept)} of {len(due)} turns ended with the list from before the prompt still standing",
-            lines,
+            lines, kept[0][1].standing.line if kept[0][1].standing else None,
         )  # fmt: skip
     lines = [n for _, t in due[:2] for n in (t.standing.line if t.standing else None, t.prompt.line,
                                               t.lists[0].line if t.lists else None)]  # fmt: skip
@@ -260,6 +265,7 @@ def stale(runs: list[Run]) -> Verdict:
         return _verdict(
             STALE, Status.FAIL,
             f"a list predicted before the prompt arrived after the prompt was accepted ({how})", lines,
+            late[0][1].line,
         )  # fmt: skip
     lines = [n for _, t in chances[-2:] for n in (t.prompt.line, t.accepted.line if t.accepted else None)]
     return _verdict(
@@ -278,7 +284,7 @@ def replay(runs: list[Run]) -> Verdict:
     if inside:
         return _verdict(
             REPLAY_RULE, Status.FAIL, f"{len(inside)} suggestion updates inside the replay of {run.replayed}",
-            [e.line for e in inside],
+            [e.line for e in inside], inside[0].line,
         )  # fmt: skip
     base = next((r for r in runs if r.form == BASELINE), None)
     had = base is not None and any(e.session_id == run.replayed for e in base.recorder.of("suggestions"))
@@ -300,7 +306,7 @@ def session(runs: list[Run]) -> Verdict:
     if everywhere:
         ids = sorted({str(e.session_id) for _, e in everywhere})
         return _verdict(SESSION, Status.FAIL, f"updates for sessions never opened: {', '.join(ids)}",
-                        [e.line for _, e in everywhere])  # fmt: skip
+                        [e.line for _, e in everywhere], everywhere[0][1].line)  # fmt: skip
     if base is None:
         return _verdict(SESSION, Status.NOT_OBSERVED, "two sessions could not be opened at once")
     first, second = base.sessions
@@ -318,7 +324,7 @@ def session(runs: list[Run]) -> Verdict:
     if wrong:
         return _verdict(
             SESSION, Status.FAIL, "a list for the idle second session while the first one was prompted",
-            [e.line for e in wrong],
+            [e.line for e in wrong], wrong[0].line,
         )  # fmt: skip
     if not right:
         return _verdict(SESSION, Status.NOT_OBSERVED, "no list arrived while two sessions were open")
