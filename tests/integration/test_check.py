@@ -155,6 +155,17 @@ def test_a_failing_rule_says_how_to_fix_it_with_the_whole_message_and_a_playgrou
     assert passing["hint"]["example"] and passing["hint"]["offending"] is None
 
 
+def test_notices_are_kept_apart_from_warnings_which_are_protocol_mistakes(tmp_path: Path) -> None:
+    agent = " ".join(agent_argv("notices_and_mistakes"))
+    code, out, report = run_check(tmp_path, "--agent", agent, "--protocol", "1", "--settle", "0")
+    assert code == 0, out
+    assert report["warnings"] and report["notices"]
+    assert all("not JSON-RPC" in w["text"] for w in report["warnings"])
+    assert all("unknown type '_example_progress'" in n["text"] for n in report["notices"])
+    assert f"notices ({len(report['notices'])}, not mistakes" in out
+    assert f"warnings ({len(report['warnings'])}):" in out
+
+
 def test_an_agent_that_cannot_start_is_reported_with_exit_code_2(tmp_path: Path) -> None:
     code, out, report = run_check(tmp_path, "--agent", "/nonexistent/agent", "--protocol", "1")
     assert code == 2

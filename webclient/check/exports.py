@@ -37,6 +37,7 @@ def to_json(report: Report) -> dict[str, Any]:
             for r in report.versions
         ],
         "warnings": report.warnings(),
+        "notices": report.notices(),
     }
 
 

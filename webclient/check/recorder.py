@@ -16,6 +16,7 @@ from webclient.acp.models import (
     MessageChunk,
     MessageUpsert,
     Notice,
+    NoticeLevel,
     PermissionOutcome,
     PermissionRequest,
     StateEvent,
@@ -44,6 +45,7 @@ Kind = Literal[
     "load",
     "load_end",
     "warning",
+    "notice",
 ]
 # A wire line longer than this is cut in the report (the JSON keeps the cut line too), except a message
 # that carries suggestions: the rules quote it, and the report shows it whole up to WHOLE_CHARS.
@@ -105,6 +107,13 @@ class Recorder:
     def warn(self, text: str, line: int | None = None) -> None:
         self.events.append(Event("warning", None, line, time.monotonic(), text=text))
 
+    def notify(self, notice: Notice, line: int | None) -> None:
+        """A protocol mistake (a warning or an error we found) is a warning; anything else (what we
+        ignored, or a notice the agent itself sent) is a notice, kept apart: it says nothing against it."""
+        text = notice.text + (f": {notice.detail}" if notice.detail else "")
+        mistake = notice.level is not NoticeLevel.INFO and not notice.from_agent
+        self.events.append(Event("warning" if mistake else "notice", None, line, time.monotonic(), text=text))
+
     def of(self, kind: Kind) -> list[Event]:
         return [e for e in self.events if e.kind == kind]
 
@@ -146,10 +155,10 @@ class Recorder:
             elif isinstance(event, StateEvent) and event.state == "idle":
                 self.events.append(Event("idle", session, line, now))
             elif isinstance(event, Notice):
-                self.warn(event.text + (f": {event.detail}" if event.detail else ""), line)
+                self.notify(event, line)
 
     def on_notice(self, notice: Notice) -> None:
-        self.warn(notice.text + (f": {notice.detail}" if notice.detail else ""), self._last_in)
+        self.notify(notice, self._last_in)
 
     async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
         return self.sandbox.permission(request)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from webclient.check.hints import DEFAULT_PLAYGROUND, Hint, hint
 from webclient.check.recorder import WireLine
@@ -90,11 +90,18 @@ class Report:
         return next((w for w in self.lines if w.number == number), None)
 
     def warnings(self) -> list[dict[str, Any]]:
-        """Everything else the agent did wrong on the way, with the offending line."""
+        """Everything else the agent did wrong on the way (protocol mistakes), with the offending line."""
+        return self._events("warning")
+
+    def notices(self) -> list[dict[str, Any]]:
+        """What else happened that is no mistake: updates we ignored, notices the agent sent."""
+        return self._events("notice")
+
+    def _events(self, kind: Literal["warning", "notice"]) -> list[dict[str, Any]]:
         found = []
         for result in self.versions:
             for run in result.runs:
-                for event in run.recorder.of("warning"):
+                for event in run.recorder.of(kind):
                     wire = self.line(event.line) if event.line is not None else None
                     found.append(
                         {"protocol": result.version, "run": run.name, "text": event.text,

@@ -12,6 +12,7 @@ from webclient.check.rules import RULES, Rule, Status
 
 # A playground link longer than this is left to the HTML and JSON reports.
 LINK_CHARS = 4000
+NOTICES_SHOWN = 5
 
 
 def terminal(report: Report, width: int = 100) -> str:
@@ -55,6 +56,13 @@ def terminal(report: Report, width: int = 100) -> str:
             out.append(f"  {warning['run']}: {warning['text']}")
             if warning["line"]:
                 out.append("    " + quote(WireLine(**warning["line"]), width - 4))
+        out.append("")
+    notices = report.notices()
+    if notices:
+        out.append(f"notices ({len(notices)}, not mistakes: what the client ignored or the agent told):")
+        out.extend(f"  {notice['run']}: {notice['text']}" for notice in notices[:NOTICES_SHOWN])
+        if len(notices) > NOTICES_SHOWN:
+            out.append(f"  … {len(notices) - NOTICES_SHOWN} more in --json and --html")
         out.append("")
     out.append(report.outcome)
     return "\n".join(out)
