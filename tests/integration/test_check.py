@@ -223,6 +223,19 @@ def test_the_agent_works_on_a_copy_and_never_touches_the_users_files(tmp_path: P
     assert sorted(p.name for p in workspace.iterdir()) == ["README.md"]
 
 
+def test_a_fifo_or_a_huge_sparse_file_the_agent_makes_is_refused_with_the_servers_limits(
+    tmp_path: Path,
+) -> None:
+    agent = " ".join(agent_argv("special_files"))
+    args = ["--prompt", "fifo", "--prompt", "sparse", "--step-timeout", "10", "--settle", "0"]
+    code, out, report = run_check(tmp_path, "--agent", agent, "--protocol", "1", *args)
+    assert code == 0, out
+    [protocol] = report["protocols"]
+    # Every read was answered at once (refused), so every turn of every run ended within its deadline.
+    assert all(run["error"] is None for run in protocol["runs"]), protocol["runs"]
+    assert all(run["turns"] >= 2 for run in protocol["runs"] if run["form"] != "replay")
+
+
 def test_an_agent_named_in_the_settings_file_is_checked(tmp_path: Path) -> None:
     argv = agent_argv("rule_breaker", "blank")
     settings = tmp_path / "settings.json"

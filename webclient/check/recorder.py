@@ -7,6 +7,7 @@ sent, a turn ended, a replay begun). The agent's requests are answered by the ru
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
@@ -164,10 +165,10 @@ class Recorder:
         return self.sandbox.permission(request)
 
     async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
-        return self.sandbox.read(path, line, limit)
+        return await asyncio.to_thread(self.sandbox.read, path, line, limit)
 
     async def write_text_file(self, session_id: str, path: str, content: str) -> None:
-        self.sandbox.write(path, content)
+        await asyncio.to_thread(self.sandbox.write, path, content)
 
     async def create_terminal(self, request: TerminalRequest) -> str:
         raise RequestRefused(RequestRefused.INVALID_PARAMS, "webclient check runs no commands for an agent")
