@@ -233,7 +233,40 @@ def test_a_fifo_or_a_huge_sparse_file_the_agent_makes_is_refused_with_the_server
     [protocol] = report["protocols"]
     # Every read was answered at once (refused), so every turn of every run ended within its deadline.
     assert all(run["error"] is None for run in protocol["runs"]), protocol["runs"]
-    assert all(run["turns"] >= 2 for run in protocol["runs"] if run["form"] != "replay")
+    assert all(run["turns"] >= 1 for run in protocol["runs"] if run["form"] != "replay")
+    assert protocol["runs"][0]["form"] == "offer-baseline" and protocol["runs"][0]["turns"] >= 2
+
+
+def test_rules_runs_a_subset_and_only_the_runs_it_needs(tmp_path: Path) -> None:
+    code, out, report = run_check(tmp_path, "--rules", "replay.empty,lifetime.replace", "--settle", "0.3")
+    assert code == 0, out
+    [protocol] = report["protocols"]
+    assert [r["id"] for r in protocol["rules"]] == ["lifetime.replace", "replay.empty"]
+    assert [run["form"] for run in protocol["runs"]] == ["offer-baseline", "replay"]
+    assert all(r["status"] == "PASS" for r in protocol["rules"]), out
+    assert "gating.unadvertised" not in out
+
+
+def test_each_step_says_what_it_waits_for(tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "webclient", "check", "--cwd", str(tmp_path), "--rules", "lifetime.replace"]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=CHECK_TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    steps = done.stderr.splitlines()
+    assert "v2 offer-baseline: initialize: waiting for the agent's answer" in steps[1]
+    assert any(s.endswith("prompt 1/2: waiting for the turn to end") for s in steps)
+    assert any(s.endswith("prompt 1/2: waiting up to 1 s for a prediction") for s in steps)
+
+
+def test_list_rules_names_every_rule_and_an_unknown_rule_is_refused(tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "webclient", "check"]
+    listed = subprocess.run([*argv, "--list-rules"], capture_output=True, text=True, check=False, timeout=60)
+    assert listed.returncode == 0
+    assert [line.split()[0] for line in listed.stdout.splitlines() if not line.startswith(" ")] == [
+        rule.id for rule in RULES
+    ]
+    refused = subprocess.run([*argv, "--rules", "gating.nope"], capture_output=True, text=True, check=False,
+                             timeout=60)  # fmt: skip
+    assert refused.returncode == 2 and "no rule gating.nope" in refused.stderr
 
 
 def test_an_agent_named_in_the_settings_file_is_checked(tmp_path: Path) -> None:

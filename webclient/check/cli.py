@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -25,7 +26,7 @@ from webclient.check import exports
 from webclient.check import report as render
 from webclient.check.hints import DEFAULT_PLAYGROUND
 from webclient.check.recorder import Numbering
-from webclient.check.rules import RULES, Status, Verdict, evaluate
+from webclient.check.rules import RULES, Rule, Status, Verdict, evaluate, needed, pick
 from webclient.check.runner import Plan, Run, Runner
 from webclient.check.sandbox import Sandbox
 from webclient.check.terminal import terminal
@@ -89,6 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="answer the agent's permission requests with allow (default: reject)",
     )
     parser.add_argument(
+        "--rules",
+        metavar="ID,ID",
+        help="check only these rules (and start only the runs they need); --list-rules lists them",
+    )
+    parser.add_argument("--list-rules", action="store_true", help="list the rules with the RFD's sentences")
+    parser.add_argument(
         "--playground-url",
         default=DEFAULT_PLAYGROUND,
         metavar="URL",
@@ -102,6 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.list_rules:
+        print(list_rules())
+        return 0
+    try:
+        rules = pick(args.rules) if args.rules is not None else RULES
+    except ValueError as exc:
+        print(f"webclient check: {exc}", file=sys.stderr)
+        return 2
     try:
         spec = _agent(args.agent, args.config)
         extra = dict(_pair(p) for p in args.agent_env)
@@ -121,8 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if spec.is_demo:  # its stored sessions go into the throwaway copy, not the user's state
             env[DEMO_STATE_ENV] = str(sandbox.state)
             env.setdefault(DEMO_CHUNK_ENV, "0")  # a check needs its answers, not their pacing
-        plan = Plan(spec.argv, env, tuple(args.prompt) or DEFAULT_PROMPTS, args.step_timeout, args.settle)
-        report = asyncio.run(check(plan, sandbox, args.protocol, Progress(sys.stderr)))
+        plan = Plan(spec.argv, env, tuple(args.prompt) or DEFAULT_PROMPTS, args.step_timeout, args.settle,
+                    groups=needed(rules))  # fmt: skip
+        report = asyncio.run(check(plan, sandbox, args.protocol, Progress(sys.stderr), rules))
         report.playground = args.playground_url
         report.agent = spec.command_line if not spec.is_demo else "the bundled demo agent"
         if sandbox.left_out:
@@ -143,8 +159,10 @@ def _html(report: render.Report) -> str:
     return write_html(report)
 
 
-async def check(plan: Plan, sandbox: Sandbox, protocol: str, progress: Progress) -> render.Report:
-    """Run every form in the versions `protocol` names and judge them."""
+async def check(
+    plan: Plan, sandbox: Sandbox, protocol: str, progress: Progress, rules: tuple[Rule, ...] = RULES
+) -> render.Report:
+    """Run every form in the versions `protocol` names and judge `rules` by them."""
     numbering = Numbering()
     runner = Runner(plan, sandbox, numbering, progress.step)
     if protocol == "auto":
@@ -158,16 +176,18 @@ async def check(plan: Plan, sandbox: Sandbox, protocol: str, progress: Progress)
         runs = await runner.run_all(version, progress.done)
         unsupported = next((r for r in runs if r.unsupported or (r.info is None and r.error)), None)
         if unsupported is not None and all(r.info is None for r in runs):
-            results.append(_unavailable(version, runs, unsupported))
+            results.append(_unavailable(version, runs, unsupported, rules))
         else:
-            results.append(render.VersionResult(version, evaluate(runs), runs))
+            results.append(render.VersionResult(version, evaluate(runs, rules), runs))
     progress.finish()
-    return render.Report("", results, numbering.lines, [f"prompts: {' / '.join(plan.prompts)}"])
+    notes = [f"prompts: {' / '.join(plan.prompts)}"]
+    report = render.Report("", results, numbering.lines, notes, rules=rules)
+    return report
 
 
-def _unavailable(version: int, runs: list[Run], failed: Run) -> render.VersionResult:
+def _unavailable(version: int, runs: list[Run], failed: Run, rules: tuple[Rule, ...]) -> render.VersionResult:
     why = failed.error or "the agent did not answer"
-    verdicts = [Verdict(rule, Status.NOT_OBSERVED, f"not checked: {why}") for rule in RULES]
+    verdicts = [Verdict(rule, Status.NOT_OBSERVED, f"not checked: {why}") for rule in rules]
     return render.VersionResult(
         version, verdicts, runs, unavailable=why, unsupported=failed.unsupported,
         agent_exit_code=failed.exit_code, stderr=failed.stderr,
@@ -198,6 +218,15 @@ class Progress:
         if self.tty:
             self.stream.write("\r\033[K")
             self.stream.flush()
+
+
+def list_rules() -> str:
+    """Every rule: its id, its title and the RFD's sentence it checks."""
+    out = []
+    for rule in RULES:
+        out += [f"{rule.id:<22} {rule.title}", *textwrap.wrap(rule.sentence, 96, initial_indent=" " * 23,
+                                                               subsequent_indent=" " * 23)]  # fmt: skip
+    return "\n".join(out)
 
 
 def _agent(agent: str, config: str | None) -> AgentSpec:

@@ -16,7 +16,7 @@ from webclient import __version__
 from webclient.check.hints import EXAMPLES, FOLD_LINES, fold, whole
 from webclient.check.recorder import WireLine
 from webclient.check.report import QUOTED_LINES, Report, quote
-from webclient.check.rules import RULES, Rule, Verdict
+from webclient.check.rules import Rule, Verdict
 from webclient.views.assets import STANDALONE
 from webclient.views.paths import STATIC_DIR
 from webclient.views.render import environment
@@ -41,7 +41,7 @@ def write_html(report: Report) -> str:
     template = environment().get_template("check_report.html")
     return template.render(
         report=report,
-        rules=RULES,
+        rules=report.rules,
         version=__version__,
         style=Markup(style),
         style_hash=f"sha256-{digest}",

@@ -95,6 +95,7 @@ class Recorder:
         self._last_in: int | None = None
         self.first_out: int | None = None  # the run's first line to the agent: its `initialize`
         self._prompts: dict[str, str] = {}  # JSON-RPC id of a session/prompt we sent -> its session
+        self.listed = asyncio.Event()  # set at each suggestion list; the runner clears it to wait for one
 
     # --- what the runner marks ---------------------------------------------------------------------------
 
@@ -117,6 +118,14 @@ class Recorder:
 
     def of(self, kind: Kind) -> list[Event]:
         return [e for e in self.events if e.kind == kind]
+
+    def predicted(self, session_id: str, since: int) -> bool:
+        """Whether a non-empty list for `session_id` is among the events from index `since` on."""
+        return any(
+            e.kind in ("suggestions", "legacy") and e.session_id == session_id and e.suggestions is not None
+            and bool(e.suggestions.sent)
+            for e in self.events[since:]
+        )  # fmt: skip
 
     # --- AgentListener -----------------------------------------------------------------------------------
 
@@ -151,6 +160,7 @@ class Recorder:
             if isinstance(event, SuggestionsEvent):
                 kind: Kind = "legacy" if event.legacy else "suggestions"
                 self.events.append(Event(kind, session, line, now, suggestions=event))
+                self.listed.set()
             elif isinstance(event, MessageChunk | MessageUpsert) and event.role != "thought":
                 self.events.append(Event("user" if event.role == "user" else "reply", session, line, now))
             elif isinstance(event, StateEvent) and event.state == "idle":

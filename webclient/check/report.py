@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from webclient.check.hints import DEFAULT_PLAYGROUND, Hint, hint
 from webclient.check.recorder import WireLine
-from webclient.check.rules import Rule, Status, Verdict
+from webclient.check.rules import RULES, Rule, Status, Verdict
 from webclient.check.runner import Run
 
 # Wire lines quoted under each verdict in the terminal and the HTML report (the JSON has them all).
@@ -45,6 +45,7 @@ class Report:
     lines: list[WireLine]
     notes: list[str] = field(default_factory=list)  # what the check itself says (the copy, the prompts)
     playground: str = DEFAULT_PLAYGROUND  # the playground the reports' links open
+    rules: tuple[Rule, ...] = RULES  # the rules checked (--rules), in their usual order
 
     def hint(self, verdict: Verdict) -> Hint:
         """How to fix what `verdict` found (the offending message and its link for a FAIL)."""

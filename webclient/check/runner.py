@@ -39,6 +39,8 @@ class Plan:
     prompts: tuple[str, ...]
     step_timeout: float = 60.0
     settle: float = 1.0  # the quiet time after each turn in which a prediction may still arrive
+    jobs: int = 4  # agent processes at once (the declarations after the baseline are independent)
+    groups: frozenset[str] = frozenset({"unadvertised", "offers", "replay"})  # the runs past the baseline
 
 
 @dataclass
@@ -76,7 +78,11 @@ class Runner:
         self.progress = progress
 
     def forms(self) -> list[str]:
-        return [BASELINE, *UNADVERTISED_FORMS, *(f for f in OFFERS if f != BASELINE), REPLAY]
+        """The capability forms run per version, in report order: the baseline, and the groups asked for."""
+        groups = self.plan.groups
+        unadvertised = list(UNADVERTISED_FORMS) if "unadvertised" in groups else []
+        offers = [f for f in OFFERS if f != BASELINE] if "offers" in groups else []
+        return [BASELINE, *unadvertised, *offers, *([REPLAY] if "replay" in groups else [])]
 
     async def speaks(self, version: int) -> bool:
         """Whether the agent answers `initialize` in `version` (a short probe run of its own)."""
@@ -84,19 +90,28 @@ class Runner:
         return not run.unsupported and run.error is None
 
     async def run_all(self, version: int, done: Callable[[Run], None]) -> list[Run]:
-        runs: list[Run] = []
-        for form in self.forms():
-            if form == REPLAY:
-                base = next((r for r in runs if r.form == BASELINE), None)
-                stored = base.sessions[0] if base is not None and base.sessions else None
-                run = await self._one(version, form, load=stored)
-            else:
+        """The baseline first (an agent that cannot get through it would fail every other run too), then
+        the other declarations side by side (each its own process, at most `plan.jobs` at once), then the
+        replay of the session the baseline left behind. The runs come back in `forms()` order."""
+        base = await self._one(version, BASELINE)
+        done(base)
+        if base.unsupported or base.info is None:
+            return [base]
+        gate = asyncio.Semaphore(self.plan.jobs)
+
+        async def one(form: str) -> Run:
+            async with gate:
                 run = await self._one(version, form)
-            runs.append(run)
             done(run)
-            if run.unsupported or run.info is None:
-                break  # an agent that cannot be started or initialized would fail every other run too
-        return runs
+            return run
+
+        middle = [f for f in self.forms() if f not in (BASELINE, REPLAY)]
+        others = await asyncio.gather(*(one(form) for form in middle))
+        if REPLAY not in self.forms():
+            return [base, *others]
+        replay = await self._one(version, REPLAY, load=base.sessions[0] if base.sessions else None)
+        done(replay)
+        return [base, *others, replay]
 
     async def _one(self, version: int, form: str, *, steps: bool = True, load: str | None = None) -> Run:
         recorder = Recorder(f"v{version} {form}", self.numbering, self.sandbox)
@@ -106,7 +121,7 @@ class Runner:
         link = connection_for(version, process, recorder, params, self.plan.step_timeout)
         recorder.note(f"check: {run.name}: {' '.join(self.plan.argv)}")
         try:
-            self.progress(f"{run.name}: initialize")
+            self.progress(f"{run.name}: initialize: waiting for the agent's answer")
             run.info = await self._step(link.start(), "initialize")
             if steps:
                 await self._steps(run, link, load)
@@ -135,7 +150,7 @@ class Runner:
             if load is None or run.info is None or not run.info.capabilities.load_session:
                 run.recorder.note("check: the agent offers no session/load (v1) or replaying resume (v2)")
                 return
-            self.progress(f"{run.name}: replay of {load}")
+            self.progress(f"{run.name}: replay of {load}: waiting for the replay to end")
             run.recorder.mark("load", load)
             await self._step(link.load_session(load, cwd), "the replay")
             run.recorder.mark("load_end", load)
@@ -147,7 +162,8 @@ class Runner:
         if run.form == BASELINE:
             second = await self._step(link.new_session(cwd), "a second session/new")
             run.sessions.append(second.session_id)
-        prompts = self.plan.prompts
+        # Without the capability one turn shows whether the agent gates; offers need every prompt.
+        prompts = self.plan.prompts if run.advertised else self.plan.prompts[:1]
         for index, text in enumerate(prompts):
             await self._turn(run, link, first.session_id, text, f"prompt {index + 1}/{len(prompts)}")
         if run.form != BASELINE:
@@ -161,14 +177,30 @@ class Runner:
     async def _turn(
         self, run: Run, link: AgentLink, session: str, text: str, label: str, settle: bool = True
     ) -> None:
-        self.progress(f"{run.name}: {label}")
+        self.progress(f"{run.name}: {label}: waiting for the turn to end")
         run.recorder.note(f"check: {label}: {text}")
         await self._step(
             link.prompt(session, [PromptBlock(part=TextPart(text=text))]), f"the turn of {label}"
         )
         run.turns += 1
         if settle:
-            await asyncio.sleep(self.plan.settle)
+            self.progress(f"{run.name}: {label}: waiting up to {self.plan.settle:g} s for a prediction")
+            await self._settle(run, session)
+
+    async def _settle(self, run: Run, session: str) -> None:
+        """Wait after a turn until the agent predicts (a non-empty list for `session`) or `settle` ends:
+        an agent that predicts at once costs no wait, one that never does the whole settle time."""
+        since = len(run.recorder.events)
+        deadline = asyncio.get_running_loop().time() + self.plan.settle
+        listed = run.recorder.listed
+        while True:
+            listed.clear()  # before looking: a list that comes after the look sets it again
+            left = deadline - asyncio.get_running_loop().time()
+            if run.recorder.predicted(session, since) or left <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await listed.wait()
 
     async def _step(self, step: Coroutine[Any, Any, T], what: str) -> T:
         """Await one step within the deadline; TimeoutError says which step it was."""

@@ -8,7 +8,7 @@ from webclient import __version__
 from webclient.check.hints import FOLD_LINES, Hint, whole
 from webclient.check.recorder import WireLine
 from webclient.check.report import QUOTED_LINES, Report, VersionResult, agent_end, quote
-from webclient.check.rules import RULES, Rule, Status
+from webclient.check.rules import Rule, Status
 
 # A playground link longer than this is left to the HTML and JSON reports.
 LINK_CHARS = 4000
@@ -22,7 +22,7 @@ def terminal(report: Report, width: int = 100) -> str:
     if report.not_run is not None:
         out += [report.outcome, *agent_end(report.not_run), ""]
     out += [head, "-" * len(head)]
-    for rule in RULES:
+    for rule in report.rules:
         cells = "".join(f" {_cell(r, rule):<13}" for r in versions)
         out.append(f"{rule.id:<22} {rule.title[:46]:<46}{cells}")
     out.append("")
@@ -30,7 +30,7 @@ def terminal(report: Report, width: int = 100) -> str:
         if result.unavailable:
             out.append(f"v{result.version}: not checked: {result.unavailable}")
             out.extend(agent_end(result))
-    for rule in RULES:
+    for rule in report.rules:
         shown = [(r, r.verdict(rule)) for r in versions if not r.unavailable]
         if not shown:
             continue
