@@ -269,6 +269,24 @@ def test_list_rules_names_every_rule_and_an_unknown_rule_is_refused(tmp_path: Pa
     assert refused.returncode == 2 and "no rule gating.nope" in refused.stderr
 
 
+def test_the_legacy_channel_is_reported_under_both_declarations_that_look_for_it(tmp_path: Path) -> None:
+    agent = " ".join(agent_argv("legacy_suggestions"))
+    code, out, report = run_check(tmp_path, "--agent", agent, "--protocol", "1", "--settle", "0.5",
+                                  "--rules", "legacy.meta")  # fmt: skip
+    assert code == 0, out
+    [protocol] = report["protocols"]
+    assert "offer-air-meta" in [run["form"] for run in protocol["runs"]]
+    [rule] = protocol["rules"]
+    without, with_offer = rule["summary"].split("; ")[:2]
+    assert without == "_meta.jetbrains.air without promptSuggestions: 1 legacy _meta lists in 1 turn"
+    assert with_offer.startswith(
+        "_meta.jetbrains.air with promptSuggestions (webclient --jetbrains-air-meta)"
+    )
+    assert with_offer.endswith(": 2 legacy _meta lists in 2 turns")
+    assert "also sent to" not in rule["summary"]  # the agent keys on the AIR marker alone
+    assert any("session_info_update" in line["text"] for line in rule["lines"])
+
+
 def test_an_agent_named_in_the_settings_file_is_checked(tmp_path: Path) -> None:
     argv = agent_argv("rule_breaker", "blank")
     settings = tmp_path / "settings.json"

@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from webclient.acp.capabilities import OFFERS, UNADVERTISED_FORMS
 from webclient.check.recorder import Event
-from webclient.check.runner import BASELINE, REPLAY, Run
+from webclient.check.runner import AIR_OFFER, BASELINE, REPLAY, Run
 from webclient.check.turns import Turn, content, turns
 
 
@@ -121,8 +121,8 @@ NEEDS: dict[str, frozenset[str]] = {
     "shape.prompt": frozenset({"offers"}),
     "shape.blank": frozenset({"offers"}),
     "replay.empty": frozenset({"replay"}),
-    "session.id": frozenset({"unadvertised", "offers"}),
-    "legacy.meta": frozenset({"unadvertised", "offers"}),
+    "session.id": frozenset({"unadvertised", "offers", "legacy"}),
+    "legacy.meta": frozenset({"unadvertised", "offers", "legacy"}),
 }
 
 
@@ -372,12 +372,37 @@ def _window(run: Run, turn: Turn) -> list[Event]:
     return [e for e in events[start : after[0] if after else None] if e.kind == "suggestions"]
 
 
+# The two declarations a legacy agent keys on, as the report names them.
+AIR_DECLARATIONS = {
+    "air-meta": "_meta.jetbrains.air without promptSuggestions",
+    AIR_OFFER: "_meta.jetbrains.air with promptSuggestions (webclient --jetbrains-air-meta)",
+}
+
+
 def legacy(runs: list[Run]) -> Verdict:
-    sent = [(r, e) for r in runs for e in r.recorder.of("legacy")]
-    forms = sorted({(OFFERS | UNADVERTISED_FORMS).get(r.form, r.form) for r, _ in sent})
-    if not sent:
-        return _verdict(LEGACY, Status.INFO, "not sent to any client declaration")
-    return _verdict(LEGACY, Status.INFO, f"sent to: {'; '.join(forms)}", [e.line for _, e in sent][:6])
+    parts: list[str] = []
+    lines: list[int | None] = []
+    for form, label in AIR_DECLARATIONS.items():
+        run = next((r for r in runs if r.form == form), None)
+        if run is None:
+            continue
+        rfd, old = run.recorder.of("suggestions"), run.recorder.of("legacy")
+        parts.append(f"{label}: {_what_came(len(rfd), len(old), run)}")
+        lines += [e.line for e in old[:2] + rfd[:2]]
+    elsewhere = [(r, e) for r in runs if r.form not in AIR_DECLARATIONS for e in r.recorder.of("legacy")]
+    if elsewhere:
+        forms = sorted({(OFFERS | UNADVERTISED_FORMS).get(r.form, r.form) for r, _ in elsewhere})
+        parts.append(f"legacy _meta also sent to: {'; '.join(forms)}")
+        lines += [e.line for _, e in elsewhere[:2]]
+    return _verdict(LEGACY, Status.INFO, "; ".join(parts) or "not sent to any client declaration", lines)
+
+
+def _what_came(rfd: int, old: int, run: Run) -> str:
+    sent = [f"{n} {what}" for n, what in ((rfd, "RFD updates"), (old, "legacy _meta lists")) if n]
+    turns = f"{run.turns} turn{'s' if run.turns != 1 else ''}"
+    if run.error and not run.turns:
+        return f"not seen ({run.error})"
+    return f"{' and '.join(sent)} in {turns}" if sent else f"no suggestions in {turns}"
 
 
 JUDGES: tuple[Callable[[list[Run]], Verdict], ...] = (

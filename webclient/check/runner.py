@@ -26,6 +26,10 @@ from webclient.errors import AgentError, AgentExitedError
 
 BASELINE = "offer-baseline"
 REPLAY = "replay"
+# The declaration of a client that offers the update and also looks for the legacy `_meta` channel (what
+# `webclient --jetbrains-air-meta` sends); the other, without the capability, is UNADVERTISED_FORMS's.
+AIR_OFFER = "offer-air-meta"
+AIR_META: dict[str, Any] = {"jetbrains": {"air": {}}}
 Progress = Callable[[str], None]
 T = TypeVar("T")
 
@@ -40,7 +44,7 @@ class Plan:
     step_timeout: float = 60.0
     settle: float = 1.0  # the quiet time after each turn in which a prediction may still arrive
     jobs: int = 4  # agent processes at once (the declarations after the baseline are independent)
-    groups: frozenset[str] = frozenset({"unadvertised", "offers", "replay"})  # the runs past the baseline
+    groups: frozenset[str] = frozenset({"unadvertised", "offers", "legacy", "replay"})  # past the baseline
 
 
 @dataclass
@@ -82,7 +86,8 @@ class Runner:
         groups = self.plan.groups
         unadvertised = list(UNADVERTISED_FORMS) if "unadvertised" in groups else []
         offers = [f for f in OFFERS if f != BASELINE] if "offers" in groups else []
-        return [BASELINE, *unadvertised, *offers, *([REPLAY] if "replay" in groups else [])]
+        legacy = [AIR_OFFER] if "legacy" in groups else []
+        return [BASELINE, *unadvertised, *offers, *legacy, *([REPLAY] if "replay" in groups else [])]
 
     async def speaks(self, version: int) -> bool:
         """Whether the agent answers `initialize` in `version` (a short probe run of its own)."""
@@ -116,7 +121,7 @@ class Runner:
     async def _one(self, version: int, form: str, *, steps: bool = True, load: str | None = None) -> Run:
         recorder = Recorder(f"v{version} {form}", self.numbering, self.sandbox)
         run = Run(version, form, recorder)
-        params = probe_initialize(version, BASELINE if form == REPLAY else form)
+        params = _initialize(version, form)
         process = AgentProcess(self.plan.argv, self.sandbox.cwd, env=self.plan.env)
         link = connection_for(version, process, recorder, params, self.plan.step_timeout)
         recorder.note(f"check: {run.name}: {' '.join(self.plan.argv)}")
@@ -209,3 +214,12 @@ class Runner:
                 return await step
         except TimeoutError:
             raise TimeoutError(f"{what} did not finish within {self.plan.step_timeout:g} s") from None
+
+
+def _initialize(version: int, form: str) -> dict[str, Any]:
+    """The `initialize` params of a run: its capability form's (the replay: the baseline's)."""
+    if form != AIR_OFFER:
+        return probe_initialize(version, BASELINE if form == REPLAY else form)
+    params = probe_initialize(version, BASELINE)
+    params["clientCapabilities" if version == 1 else "capabilities"]["_meta"] = AIR_META
+    return params
