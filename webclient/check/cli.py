@@ -26,9 +26,10 @@ from webclient.check import exports
 from webclient.check import report as render
 from webclient.check.hints import DEFAULT_PLAYGROUND
 from webclient.check.recorder import Numbering
-from webclient.check.rules import RULES, Rule, Status, Verdict, evaluate, needed, pick
+from webclient.check.rules import RULES, Rule, Status, Verdict, evaluate
 from webclient.check.runner import Plan, Run, Runner
 from webclient.check.sandbox import Sandbox
+from webclient.check.selection import needed, pick
 from webclient.check.terminal import terminal
 from webclient.errors import SettingsError
 
