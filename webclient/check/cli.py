@@ -138,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             env[DEMO_STATE_ENV] = str(sandbox.state)
             env.setdefault(DEMO_CHUNK_ENV, "0")  # a check needs its answers, not their pacing
         plan = Plan(spec.argv, env, tuple(args.prompt) or DEFAULT_PROMPTS, args.step_timeout, args.settle,
-                    groups=needed(rules))  # fmt: skip
+                    groups=needed(rules), url=spec.url, headers=spec.headers,
+                    remote_cwd=spec.cwd or str(workspace), local_tools=spec.local_tools)  # fmt: skip
         report = asyncio.run(check(plan, sandbox, args.protocol, Progress(sys.stderr), rules))
         report.playground = args.playground_url
         report.agent = spec.command_line if not spec.is_demo else "the bundled demo agent"

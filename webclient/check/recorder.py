@@ -95,6 +95,7 @@ class Recorder:
         self._last_in: int | None = None
         self.first_out: int | None = None  # the run's first line to the agent: its `initialize`
         self._prompts: dict[str, str] = {}  # JSON-RPC id of a session/prompt we sent -> its session
+        self.local_tools = True  # False: a remote agent, which gets no file of this machine
         self.listed = asyncio.Event()  # set at each suggestion list; the runner clears it to wait for one
 
     # --- what the runner marks ---------------------------------------------------------------------------
@@ -175,9 +176,11 @@ class Recorder:
         return self.sandbox.permission(request)
 
     async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
+        self._local()
         return await asyncio.to_thread(self.sandbox.read, path, line, limit)
 
     async def write_text_file(self, session_id: str, path: str, content: str) -> None:
+        self._local()
         await asyncio.to_thread(self.sandbox.write, path, content)
 
     async def create_terminal(self, request: TerminalRequest) -> str:
@@ -194,6 +197,12 @@ class Recorder:
 
     def release_terminal(self, session_id: str, terminal_id: str) -> None:
         raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, "no such terminal")
+
+    def _local(self) -> None:
+        if not self.local_tools:
+            raise RequestRefused(
+                RequestRefused.INVALID_PARAMS, "this client offers no files to a remote agent (localTools)"
+            )
 
     def _line(self, direction: str, text: str, chars: int = LINE_CHARS) -> int:
         numbering = self.numbering

@@ -13,13 +13,16 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from webclient.acp.capabilities import OFFERS, UNADVERTISED_FORMS, probe_initialize
+from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.link import AgentLink
 from webclient.acp.models import AgentInfo, PromptBlock, TextPart
 from webclient.acp.negotiate import VersionMismatch, connection_for
 from webclient.acp.process import AgentProcess
+from webclient.acp.remote.endpoint import RemoteAgent
 from webclient.check.recorder import Numbering, Recorder
 from webclient.check.sandbox import Sandbox
 from webclient.errors import AgentError, AgentExitedError
@@ -45,6 +48,12 @@ class Plan:
     settle: float = 1.0  # the quiet time after each turn in which a prediction may still arrive
     jobs: int = 4  # agent processes at once (the declarations after the baseline are independent)
     groups: frozenset[str] = frozenset({"unadvertised", "offers", "legacy", "replay"})  # past the baseline
+    # A remote agent (ws://, wss://, http://, https://): reached there instead of started; its sessions
+    # open in `remote_cwd` on its own machine, and it gets this machine's files only with `local_tools`.
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    remote_cwd: str = ""
+    local_tools: bool = True
 
 
 @dataclass
@@ -121,10 +130,15 @@ class Runner:
     async def _one(self, version: int, form: str, *, steps: bool = True, load: str | None = None) -> Run:
         recorder = Recorder(f"v{version} {form}", self.numbering, self.sandbox)
         run = Run(version, form, recorder)
-        params = _initialize(version, form)
-        process = AgentProcess(self.plan.argv, self.sandbox.cwd, env=self.plan.env)
+        params = _initialize(version, form, self.plan.local_tools)
+        recorder.local_tools = self.plan.local_tools
+        process: AgentEndpoint
+        if self.plan.url is not None:
+            process = RemoteAgent(self.plan.url, self.plan.headers)
+        else:
+            process = AgentProcess(self.plan.argv, self.sandbox.cwd, env=self.plan.env)
         link = connection_for(version, process, recorder, params, self.plan.step_timeout)
-        recorder.note(f"check: {run.name}: {' '.join(self.plan.argv)}")
+        recorder.note(f"check: {run.name}: {process.description}")
         try:
             self.progress(f"{run.name}: initialize: waiting for the agent's answer")
             run.info = await self._step(link.start(), "initialize")
@@ -144,13 +158,18 @@ class Runner:
         finally:
             with contextlib.suppress(Exception):
                 await link.stop()
-        if run.info is None and not run.stderr:
+        if run.info is None and not run.stderr and isinstance(process, AgentProcess):
             # An agent that never answered: what it said on the way is the first thing to read.
             run.stderr = tuple(process.stderr_tail())
         return run
 
+    @property
+    def cwd(self) -> Path:
+        """Where sessions open: the throwaway copy, or a remote agent's own directory."""
+        return Path(self.plan.remote_cwd) if self.plan.url is not None else self.sandbox.cwd
+
     async def _steps(self, run: Run, link: AgentLink, load: str | None) -> None:
-        cwd = self.sandbox.cwd
+        cwd = self.cwd
         if run.form == REPLAY:
             if load is None or run.info is None or not run.info.capabilities.load_session:
                 run.recorder.note("check: the agent offers no session/load (v1) or replaying resume (v2)")
@@ -216,10 +235,14 @@ class Runner:
             raise TimeoutError(f"{what} did not finish within {self.plan.step_timeout:g} s") from None
 
 
-def _initialize(version: int, form: str) -> dict[str, Any]:
-    """The `initialize` params of a run: its capability form's (the replay: the baseline's)."""
-    if form != AIR_OFFER:
-        return probe_initialize(version, BASELINE if form == REPLAY else form)
-    params = probe_initialize(version, BASELINE)
-    params["clientCapabilities" if version == 1 else "capabilities"]["_meta"] = AIR_META
+def _initialize(version: int, form: str, local_tools: bool = True) -> dict[str, Any]:
+    """The `initialize` params of a run: its capability form's (the replay: the baseline's); without
+    `local_tools` (a remote agent), no `fs` and no `terminal`, as the server declares them."""
+    params = probe_initialize(version, BASELINE if form in (REPLAY, AIR_OFFER) else form)
+    caps = params["clientCapabilities" if version == 1 else "capabilities"]
+    if form == AIR_OFFER:
+        caps["_meta"] = AIR_META
+    if not local_tools:
+        caps.pop("fs", None)
+        caps.pop("terminal", None)
     return params
