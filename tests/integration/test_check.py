@@ -252,7 +252,7 @@ def test_each_step_says_what_it_waits_for(tmp_path: Path) -> None:
     done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=CHECK_TIMEOUT)
     assert done.returncode == 0, done.stderr
     steps = done.stderr.splitlines()
-    assert "v2 offer-baseline: initialize: waiting for the agent's answer" in steps[1]
+    assert steps[0].endswith("v2 offer-baseline: initialize: waiting for the agent's answer")
     assert any(s.endswith("prompt 1/2: waiting for the turn to end") for s in steps)
     assert any(s.endswith("prompt 1/2: waiting up to 1 s for a prediction") for s in steps)
 

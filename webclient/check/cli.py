@@ -167,20 +167,21 @@ async def check(
     """Run every form in the versions `protocol` names and judge `rules` by them."""
     numbering = Numbering()
     runner = Runner(plan, sandbox, numbering, progress.step)
-    if protocol == "auto":
-        versions = [2] if await runner.speaks(2) else [1]
-    else:
-        versions = [1, 2] if protocol == "both" else [int(protocol)]
-    total = len(runner.forms()) * len(versions)
-    progress.total = total
+    versions = [1, 2] if protocol == "both" else [2, 1] if protocol == "auto" else [int(protocol)]
+    progress.total = len(runner.forms()) * (1 if protocol == "auto" else len(versions))
     results = []
     for version in versions:
         runs = await runner.run_all(version, progress.done)
+        if protocol == "auto" and version == 2 and runs[0].info is None:
+            progress.finished = 0  # auto: v2 first, and v1 for an agent that does not get through v2
+            continue
         unsupported = next((r for r in runs if r.unsupported or (r.info is None and r.error)), None)
         if unsupported is not None and all(r.info is None for r in runs):
             results.append(_unavailable(version, runs, unsupported, rules))
         else:
             results.append(render.VersionResult(version, evaluate(runs, rules), runs))
+        if protocol == "auto":
+            break
     progress.finish()
     notes = [f"prompts: {' / '.join(plan.prompts)}"]
     report = render.Report("", results, numbering.lines, notes, rules=rules)

@@ -98,15 +98,10 @@ class Runner:
         legacy = [AIR_OFFER] if "legacy" in groups else []
         return [BASELINE, *unadvertised, *offers, *legacy, *([REPLAY] if "replay" in groups else [])]
 
-    async def speaks(self, version: int) -> bool:
-        """Whether the agent answers `initialize` in `version` (a short probe run of its own)."""
-        run = await self._one(version, "session-absent", steps=False)
-        return not run.unsupported and run.error is None
-
     async def run_all(self, version: int, done: Callable[[Run], None]) -> list[Run]:
         """The baseline first (an agent that cannot get through it would fail every other run too), then
-        the other declarations side by side (each its own process, at most `plan.jobs` at once), then the
-        replay of the session the baseline left behind. The runs come back in `forms()` order."""
+        the other declarations and the replay of the session the baseline left behind side by side (each
+        its own process, at most `plan.jobs` at once). The runs come back in `forms()` order."""
         base = await self._one(version, BASELINE)
         done(base)
         if base.unsupported or base.info is None:
@@ -119,15 +114,16 @@ class Runner:
             done(run)
             return run
 
-        middle = [f for f in self.forms() if f not in (BASELINE, REPLAY)]
-        others = await asyncio.gather(*(one(form) for form in middle))
-        if REPLAY not in self.forms():
-            return [base, *others]
-        replay = await self._one(version, REPLAY, load=base.sessions[0] if base.sessions else None)
-        done(replay)
-        return [base, *others, replay]
+        async def replay() -> Run:
+            async with gate:
+                run = await self._one(version, REPLAY, load=base.sessions[0] if base.sessions else None)
+            done(run)
+            return run
 
-    async def _one(self, version: int, form: str, *, steps: bool = True, load: str | None = None) -> Run:
+        middle = [one(f) for f in self.forms() if f not in (BASELINE, REPLAY)]
+        return [base, *await asyncio.gather(*middle, *([replay()] if REPLAY in self.forms() else []))]
+
+    async def _one(self, version: int, form: str, *, load: str | None = None) -> Run:
         recorder = Recorder(f"v{version} {form}", self.numbering, self.sandbox)
         run = Run(version, form, recorder)
         params = _initialize(version, form, self.plan.local_tools)
@@ -142,8 +138,7 @@ class Runner:
         try:
             self.progress(f"{run.name}: initialize: waiting for the agent's answer")
             run.info = await self._step(link.start(), "initialize")
-            if steps:
-                await self._steps(run, link, load)
+            await self._steps(run, link, load)
         except VersionMismatch as exc:
             run.unsupported = True
             run.error = str(exc)
