@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support import screenshots
 from tests.support.console import watch_problems
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, agent_argv
@@ -102,6 +103,9 @@ def test_a_failing_rules_link_opens_its_update_in_the_playground(
     expect(fix).to_contain_text("Fix:")
     # The late list itself (not the withdrawal before it), whole.
     expect(fix.get_by_test_id("check-offending")).to_contain_text("good one")
+    screenshots.screenshot(
+        page, "check/report-fix-desktop-light", element=page.locator('[id="lifetime.stale"]')
+    )
     href = fix.get_by_test_id("check-playground").get_attribute("href") or ""
     assert href.startswith(DEFAULT_PLAYGROUND + "#v=1&t=")
     page.goto(server.base + "/playground" + href.partition("/playground")[2])
