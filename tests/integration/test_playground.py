@@ -7,9 +7,11 @@ must be the very markup the session's page serves.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -19,6 +21,7 @@ from tests.support.html import element_by_id, frame_documents, status_is
 from tests.support.live import LiveServer, http_get, open_tab, serve_in_thread
 from tests.support.polling import eventually
 from webclient.demo_agent.commands import SCENARIO_PRESETS
+from webclient.views import playground
 
 UPDATE = "prompt_suggestions_update"
 
@@ -225,3 +228,24 @@ def test_the_previews_mark_the_suggestion_a_diagnostic_is_about(server: LiveServ
     for document in documents.values():
         assert 'data-diagnosed="2"' in document
         assert 'data-index="0" data-diagnosed' not in document
+
+
+def test_reading_and_rendering_run_off_the_event_loop(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server runs on a thread of this process: what runs on its event loop sees a running loop.
+    seen: list[tuple[str, bool]] = []
+
+    def spy(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            seen.append((name, asyncio._get_running_loop() is not None))
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(playground, "play", spy("play", playground.play))
+    monkeypatch.setattr(playground, "page", spy("page", playground.page))
+    response = post(server, "/playground", text=json.dumps([{"prompt": [{"type": "text", "text": "hi"}]}]))
+    assert response.status_code == 200
+    assert ("play", False) in seen and ("page", False) in seen
+    assert all(not on_loop for _, on_loop in seen), seen
