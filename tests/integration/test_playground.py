@@ -22,6 +22,7 @@ from tests.support.live import LiveServer, http_get, open_tab, serve_in_thread
 from tests.support.polling import eventually
 from webclient.demo_agent.commands import SCENARIO_PRESETS
 from webclient.views import playground
+from webclient.web import playground as web_playground
 
 UPDATE = "prompt_suggestions_update"
 
@@ -38,7 +39,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def post(server: LiveServer, path: str, **form: str | list[str]) -> httpx.Response:
     headers = {"cookie": server.cookie(), "origin": server.base}
-    return httpx.post(f"{server.base}{path}", data=form, headers=headers, follow_redirects=False)
+    # Generous: a post of megabytes on a busy machine takes seconds to decode and render.
+    return httpx.post(f"{server.base}{path}", data=form, headers=headers, follow_redirects=False, timeout=120)
 
 
 def normalised(markup: str | None) -> str:
@@ -245,7 +247,8 @@ def test_reading_and_rendering_run_off_the_event_loop(
 
     monkeypatch.setattr(playground, "play", spy("play", playground.play))
     monkeypatch.setattr(playground, "page", spy("page", playground.page))
+    monkeypatch.setattr(web_playground, "parse_qs", spy("parse_qs", web_playground.parse_qs))
     response = post(server, "/playground", text=json.dumps([{"prompt": [{"type": "text", "text": "hi"}]}]))
     assert response.status_code == 200
-    assert ("play", False) in seen and ("page", False) in seen
+    assert ("play", False) in seen and ("page", False) in seen and ("parse_qs", False) in seen
     assert all(not on_loop for _, on_loop in seen), seen
