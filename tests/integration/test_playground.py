@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import parse_qs
 
 import httpx
 import pytest
@@ -247,7 +248,7 @@ def test_reading_and_rendering_run_off_the_event_loop(
 
     monkeypatch.setattr(playground, "play", spy("play", playground.play))
     monkeypatch.setattr(playground, "page", spy("page", playground.page))
-    monkeypatch.setattr(web_playground, "parse_qs", spy("parse_qs", web_playground.parse_qs))
+    monkeypatch.setattr(web_playground, "parse_qs", spy("parse_qs", parse_qs))
     response = post(server, "/playground", text=json.dumps([{"prompt": [{"type": "text", "text": "hi"}]}]))
     assert response.status_code == 200
     assert ("play", False) in seen and ("page", False) in seen and ("parse_qs", False) in seen
