@@ -166,6 +166,18 @@ def test_notices_are_kept_apart_from_warnings_which_are_protocol_mistakes(tmp_pa
     assert f"warnings ({len(report['warnings'])}):" in out
 
 
+def test_an_agent_that_refuses_every_session_until_signed_in_is_no_mistake(tmp_path: Path) -> None:
+    agent = " ".join(agent_argv("auth_required", "1"))
+    code, out, report = run_check(tmp_path, "--agent", agent, "--protocol", "1", "--settle", "0")
+    assert code == 0, out
+    assert report["warnings"] == [], out
+    ended = [
+        n["text"] for n in report["notices"] if n["text"].startswith("the run ended: session/new failed")
+    ]
+    assert len(ended) == len(report["protocols"][0]["runs"]) - 1  # all but the replay, which never opens one
+    assert all(r["status"] in ("NOT OBSERVED", "INFO") for r in report["protocols"][0]["rules"])
+
+
 def test_an_agent_that_cannot_start_is_reported_with_exit_code_2(tmp_path: Path) -> None:
     code, out, report = run_check(tmp_path, "--agent", "/nonexistent/agent", "--protocol", "1")
     assert code == 2

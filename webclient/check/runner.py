@@ -19,13 +19,13 @@ from typing import Any, TypeVar
 from webclient.acp.capabilities import OFFERS, UNADVERTISED_FORMS, probe_initialize
 from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.link import AgentLink
-from webclient.acp.models import AgentInfo, PromptBlock, TextPart
+from webclient.acp.models import AgentInfo, Notice, NoticeLevel, PromptBlock, TextPart
 from webclient.acp.negotiate import VersionMismatch, connection_for
 from webclient.acp.process import AgentProcess
 from webclient.acp.remote.endpoint import RemoteAgent
 from webclient.check.recorder import Numbering, Recorder
 from webclient.check.sandbox import Sandbox
-from webclient.errors import AgentError, AgentExitedError
+from webclient.errors import AgentError, AgentExitedError, AgentRequestError
 
 BASELINE = "offer-baseline"
 REPLAY = "replay"
@@ -147,6 +147,10 @@ class Runner:
             run.exit_code = exc.exit_code
             run.stderr = tuple(exc.stderr_tail)
             recorder.warn(run.error)
+        except AgentRequestError as exc:
+            # The agent refused a step (a sign-in it needs, say): it ends the run, but it is no mistake.
+            run.error = str(exc)
+            recorder.notify(Notice(level=NoticeLevel.INFO, text=f"the run ended: {run.error}"), None)
         except (AgentError, TimeoutError) as exc:
             run.error = str(exc) or type(exc).__name__
             recorder.warn(run.error)
