@@ -144,6 +144,6 @@ def agent_end(result: VersionResult) -> list[str]:
     if result.stderr:
         out.append(f"  the last {len(result.stderr)} lines it wrote to stderr:")
         out.extend(f"  | {line}" for line in result.stderr)
-    elif result.broken:
+    elif result.agent_exit_code is not None:  # a process that ended (a remote agent has no stderr here)
         out.append("  it wrote nothing to stderr")
     return out
