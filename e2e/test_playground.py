@@ -4,6 +4,7 @@ schemes; the share link carries the list in its fragment; Send to session offers
 
 from __future__ import annotations
 
+import base64
 import json
 
 from playwright.sync_api import Page, expect
@@ -88,3 +89,35 @@ def test_send_to_session_opens_a_demo_session_offering_the_list(page: Page, serv
     expect(chip).to_have_text("hello")
     chip.click()
     expect(page.get_by_test_id("message").and_(page.locator('[data-role="user"]'))).to_contain_text("hello")
+
+
+def test_a_large_shared_link_is_filled_in_but_shown_only_when_asked(page: Page, server: LiveServer) -> None:
+    problems = watch_problems(page)
+    listing = [{"prompt": [{"type": "text", "text": f"Suggestion {i} " + "x" * 3000}]} for i in range(80)]
+    text = json.dumps(listing)
+    encoded = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+    page.goto(f"{server.base}/playground#v=1&t={encoded}&types=")
+    expect(page.get_by_test_id("playground-large")).to_be_visible()
+    expect(page.get_by_test_id("playground-large")).to_contain_text(f"{len(text):,}")
+    expect(page.get_by_test_id("playground-input")).to_have_value(text)
+    expect(page.get_by_test_id("playground-frame")).to_have_count(0)
+    assert_accessible(page, "the playground with a large link waiting")
+    page.get_by_test_id("playground-show").click()
+    expect(page.get_by_test_id("playground-frame")).to_have_count(12)
+    assert problems == []
+
+
+def test_the_previews_mark_the_suggestion_each_diagnostic_names(
+    sized_page: Page, layout: Layout, server: LiveServer
+) -> None:
+    sized_page.goto(f"{server.base}/playground")
+    show(sized_page, json.dumps(LISTING))
+    hidden = sized_page.locator('[data-testid="playground-diagnostic"][data-kind="hidden"]')
+    expect(hidden).to_have_attribute("data-suggestion", "3")
+    frame = sized_page.frame_locator('[data-style="chips"][data-layout="desktop"][data-scheme="light"]')
+    marked = frame.locator('[data-diagnosed="3"]').first
+    expect(marked).to_be_visible()
+    assert marked.evaluate("e => getComputedStyle(e).outlineStyle") == "dashed"
+    assert marked.evaluate("e => getComputedStyle(e, '::before').content") == '"3"'
+    sized_page.locator('[data-style="chips"][data-scheme="light"]').first.scroll_into_view_if_needed()
+    shoot(sized_page, "playground/marked", layout)

@@ -3,6 +3,8 @@
 // link fills the form and shows it. Does nothing on any other page.
 (function () {
   "use strict";
+  // A shared input longer than this is filled in but shown only when the user asks (press Show).
+  const LARGE_SHARED_CHARS = 200000;
   function start() {
   const form = document.querySelector('[data-role="playground-form"]');
   if (!form) return;
@@ -74,6 +76,14 @@
     }
     const wanted = (params.get("types") || "").split(",");
     form.querySelectorAll('input[name="types"]').forEach(function (box) { box.checked = wanted.indexOf(box.value) >= 0; });
+    if (input.value.length > LARGE_SHARED_CHARS) {
+      // A big link is not sent by itself: opening a link must not cost the server seconds unasked.
+      const large = form.querySelector('[data-role="playground-large"]');
+      large.querySelector('[data-role="playground-large-size"]').textContent = input.value.length.toLocaleString("en");
+      large.hidden = false;
+      updateShare();
+      return;
+    }
     form.requestSubmit();
     return;
   }

@@ -7,9 +7,12 @@ must be the very markup the session's page serves.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import parse_qs
 
 import httpx
 import pytest
@@ -19,6 +22,8 @@ from tests.support.html import element_by_id, frame_documents, status_is
 from tests.support.live import LiveServer, http_get, open_tab, serve_in_thread
 from tests.support.polling import eventually
 from webclient.demo_agent.commands import SCENARIO_PRESETS
+from webclient.views import playground
+from webclient.web import playground as web_playground
 
 UPDATE = "prompt_suggestions_update"
 
@@ -35,12 +40,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def post(server: LiveServer, path: str, **form: str | list[str]) -> httpx.Response:
     headers = {"cookie": server.cookie(), "origin": server.base}
-    return httpx.post(f"{server.base}{path}", data=form, headers=headers, follow_redirects=False)
+    # Generous: a post of megabytes on a busy machine takes seconds to decode and render.
+    return httpx.post(f"{server.base}{path}", data=form, headers=headers, follow_redirects=False, timeout=120)
 
 
 def normalised(markup: str | None) -> str:
-    """The list's markup without its generation number (each list the page shows counts one up)."""
+    """The list's markup without its generation number (each list the page shows counts one up), nor the
+    playground's marks on the suggestions its diagnostics are about."""
     assert markup is not None
+    markup = re.sub(r' data-diagnosed="\d+"', "", markup)
     markup = re.sub(r'data-generation="\d+"', 'data-generation="G"', markup)
     markup = re.sub(r"chip-\d+-", "chip-G-", markup)
     return re.sub(r'"generation": \d+', '"generation": G', markup)
@@ -162,3 +170,86 @@ def test_the_playground_needs_the_sign_in_and_an_origin_of_ours(server: LiveServ
     foreign = httpx.post(f"{server.base}/playground", data={"text": "[]"},
                          headers={"cookie": server.cookie(), "origin": "http://evil.example"})  # fmt: skip
     assert foreign.status_code == 403
+
+
+def error_of(response: httpx.Response) -> str:
+    found = re.search(
+        r'data-testid="playground-error">\s*<p><strong>Nothing to show:</strong> (.*?)</p>', response.text
+    )
+    assert found, response.text[:2000]
+    return found.group(1)
+
+
+def test_an_error_names_the_line_it_is_on(server: LiveServer) -> None:
+    # One pretty-printed update with a comma missing on line 2: its own line, not "line 1 of the log".
+    pretty = '\n{"suggestions": [\n  {"prompt": [{"type": "text", "text": "a"}]} {"prompt": []}\n]}'
+    response = post(server, "/playground", text=pretty)
+    assert response.status_code == 422
+    assert "line 3, column" in error_of(response) and "of the log" not in error_of(response)
+    good = json.dumps(
+        {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {}}}
+    )
+    log = f"{good}\n\n{good}\n{{broken\n"
+    assert error_of(post(server, "/playground", text=log)).startswith("line 4 of the log is not JSON")
+
+
+def test_lone_surrogates_and_deep_nesting_are_read_as_a_live_session_reads_them(server: LiveServer) -> None:
+    broken = '[{"prompt": [{"type": "text", "text": "Run \\ud800 it"}]}]'
+    response = post(server, "/playground", text=broken)
+    assert response.status_code == 200
+    assert "Run \ufffd it" in response.text and str(escape(broken)) in response.text  # the text is kept
+    deep = "\n".join("[" * 50_000 + "]" * 50_000 for _ in range(50))
+    response = post(server, "/playground", text=deep)
+    assert response.status_code == 422 and "nested deeper" in error_of(response)
+    nested = json.dumps(
+        [{"prompt": [{"type": "text", "text": "ok"}], "_meta": {"a": [[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]}}]
+    )
+    assert post(server, "/playground", text=nested).status_code == 200
+
+
+def test_a_thousand_long_links_make_a_bounded_page(server: LiveServer) -> None:
+    links = [{"type": "resource_link", "name": f"f{i}.py", "uri": "file:///" + "x" * 3000 + f"/{i}.py"}
+             for i in range(1000)]  # fmt: skip
+    response = post(
+        server, "/playground", text=json.dumps([{"prompt": [{"type": "text", "text": "Open"}, *links]}])
+    )
+    assert response.status_code == 200
+    assert "has 1,001 blocks; the previews show its first 12" in response.text
+    # The text is echoed once; the previews and diagnostics add a bounded amount to it.
+    assert len(response.content) < 4 * 3_100_000 + 8 * 1024 * 1024
+
+
+def test_the_previews_mark_the_suggestion_a_diagnostic_is_about(server: LiveServer) -> None:
+    listing = [
+        {"prompt": [{"type": "text", "text": "Fine"}]},
+        {"prompt": [{"type": "text", "text": "Say hi\u200b now"}]},
+    ]
+    response = post(server, "/playground", text=json.dumps(listing))
+    assert 'data-kind="hidden" data-suggestion="2"' in response.text
+    documents = frame_documents(response.text)
+    assert len(documents) == 12
+    for document in documents.values():
+        assert 'data-diagnosed="2"' in document
+        assert 'data-index="0" data-diagnosed' not in document
+
+
+def test_reading_and_rendering_run_off_the_event_loop(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server runs on a thread of this process: what runs on its event loop sees a running loop.
+    seen: list[tuple[str, bool]] = []
+
+    def spy(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            seen.append((name, asyncio._get_running_loop() is not None))
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(playground, "play", spy("play", playground.play))
+    monkeypatch.setattr(playground, "page", spy("page", playground.page))
+    monkeypatch.setattr(web_playground, "parse_qs", spy("parse_qs", parse_qs))
+    response = post(server, "/playground", text=json.dumps([{"prompt": [{"type": "text", "text": "hi"}]}]))
+    assert response.status_code == 200
+    assert ("play", False) in seen and ("page", False) in seen and ("parse_qs", False) in seen
+    assert all(not on_loop for _, on_loop in seen), seen

@@ -13,9 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from webclient.acp.suggestions import SUGGESTIONS_VARIANT
+from webclient.acp.wire_values import MAX_DEPTH, clean
 
 # A pasted text past this is refused before it is parsed (a wire log of a long session stays below it).
 MAX_INPUT_CHARS = 8 * 1024 * 1024
+# A wire log is read up to this many lines, and offers at most this many updates to pick (the rest is
+# said, not read: a log of a whole day stays quick to open).
+MAX_LOG_LINES = 20_000
+MAX_CANDIDATES = 500
 
 
 class InputError(ValueError):
@@ -31,7 +36,8 @@ class Candidate:
 
 
 def read_input(text: str) -> list[Candidate]:
-    """Every suggestion update in `text`, in order; raises InputError when there is none."""
+    """Every suggestion update in `text`, in order; raises InputError when there is none. Values are read
+    as a live connection reads them: a lone surrogate becomes U+FFFD, nesting past MAX_DEPTH is cut."""
     if len(text) > MAX_INPUT_CHARS:
         raise InputError(
             f"that is {len(text):,} characters; the playground reads at most {MAX_INPUT_CHARS:,}"
@@ -40,13 +46,13 @@ def read_input(text: str) -> list[Candidate]:
     if not stripped:
         raise InputError("paste a prompt_suggestions_update, a suggestions list or a JSONL wire log first")
     try:
-        whole = json.loads(stripped)
+        whole = _loads(stripped)
     except json.JSONDecodeError as exc:
-        if "\n" not in stripped:
-            raise InputError(
-                f"that is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-            ) from None
-        return _log(stripped)
+        if "\n" not in stripped or not _is_json(stripped.split("\n", 1)[0]):
+            # One JSON value over many lines (pretty-printed) is not a log: its own error, at its line.
+            line = exc.lineno + text[: len(text) - len(text.lstrip())].count("\n")
+            raise InputError(f"that is not JSON: {exc.msg} at line {line}, column {exc.colno}") from None
+        return _log(text)
     found = _one(whole, "the update")
     if found is None:
         raise InputError(
@@ -58,21 +64,47 @@ def read_input(text: str) -> list[Candidate]:
 
 
 def _log(text: str) -> list[Candidate]:
+    """The updates of a JSONL log; line numbers count every line of `text`, blank ones too."""
     found: list[Candidate] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.split("\n")
+    for number, line in enumerate(lines[:MAX_LOG_LINES], start=1):
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = _loads(line)
         except json.JSONDecodeError as exc:
-            raise InputError(f"line {number} of the log is not JSON: {exc.msg}") from None
+            raise InputError(
+                f"line {number} of the log is not JSON: {exc.msg} at column {exc.colno}"
+            ) from None
         for message in value if isinstance(value, list) else [value]:
             candidate = _notification(message, f"line {number}")
             if candidate is not None:
                 found.append(candidate)
+        if len(found) >= MAX_CANDIDATES:
+            break
     if not found:
-        raise InputError("the wire log holds no prompt_suggestions_update")
-    return found
+        more = f" in its first {MAX_LOG_LINES:,} lines" if len(lines) > MAX_LOG_LINES else ""
+        raise InputError(f"the wire log holds no prompt_suggestions_update{more}")
+    return found[:MAX_CANDIDATES]
+
+
+def _loads(text: str) -> Any:
+    """JSON as the live path reads it; InputError for nesting past what the parser takes."""
+    try:
+        return clean(json.loads(text))
+    except RecursionError:
+        raise InputError(
+            f"that JSON is nested deeper than the playground reads ({MAX_DEPTH} levels are kept, as a live "
+            "session keeps them)"
+        ) from None
+
+
+def _is_json(line: str) -> bool:
+    try:
+        _loads(line)
+    except (json.JSONDecodeError, InputError):
+        return False
+    return True
 
 
 def _one(value: Any, label: str) -> Candidate | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -21,11 +22,15 @@ from webclient.agent_config import (
     default_config_path,
     load_config,
 )
+from webclient.check import exports
 from webclient.check import report as render
+from webclient.check.hints import DEFAULT_PLAYGROUND
 from webclient.check.recorder import Numbering
-from webclient.check.rules import RULES, Status, Verdict, evaluate
+from webclient.check.rules import RULES, Rule, Status, Verdict, evaluate
 from webclient.check.runner import Plan, Run, Runner
 from webclient.check.sandbox import Sandbox
+from webclient.check.selection import needed, pick
+from webclient.check.terminal import terminal
 from webclient.errors import SettingsError
 
 # Prompts any agent understands; the demo agent answers each and predicts what comes next.
@@ -85,6 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="answer the agent's permission requests with allow (default: reject)",
     )
+    parser.add_argument(
+        "--rules",
+        metavar="ID,ID",
+        help="check only these rules (and start only the runs they need); --list-rules lists them",
+    )
+    parser.add_argument("--list-rules", action="store_true", help="list the rules with the RFD's sentences")
+    parser.add_argument(
+        "--playground-url",
+        default=DEFAULT_PLAYGROUND,
+        metavar="URL",
+        help=f"the playground a failing rule's link opens its update in (default {DEFAULT_PLAYGROUND})",
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
     parser.add_argument("--junit", type=Path, metavar="FILE", help="write the report as JUnit XML, for CI")
     parser.add_argument("--html", type=Path, metavar="FILE", help="write the report as one offline HTML page")
@@ -93,6 +110,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.list_rules:
+        print(list_rules())
+        return 0
+    try:
+        rules = pick(args.rules) if args.rules is not None else RULES
+    except ValueError as exc:
+        print(f"webclient check: {exc}", file=sys.stderr)
+        return 2
     try:
         spec = _agent(args.agent, args.config)
         extra = dict(_pair(p) for p in args.agent_env)
@@ -112,20 +137,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if spec.is_demo:  # its stored sessions go into the throwaway copy, not the user's state
             env[DEMO_STATE_ENV] = str(sandbox.state)
             env.setdefault(DEMO_CHUNK_ENV, "0")  # a check needs its answers, not their pacing
-        plan = Plan(spec.argv, env, tuple(args.prompt) or DEFAULT_PROMPTS, args.step_timeout, args.settle)
-        report = asyncio.run(check(plan, sandbox, args.protocol, Progress(sys.stderr)))
+        plan = Plan(spec.argv, env, tuple(args.prompt) or DEFAULT_PROMPTS, args.step_timeout, args.settle,
+                    groups=needed(rules), url=spec.url, headers=spec.headers,
+                    remote_cwd=spec.cwd or str(workspace), local_tools=spec.local_tools)  # fmt: skip
+        report = asyncio.run(check(plan, sandbox, args.protocol, Progress(sys.stderr), rules))
+        report.playground = args.playground_url
         report.agent = spec.command_line if not spec.is_demo else "the bundled demo agent"
         if sandbox.left_out:
             report.notes.append(f"{sandbox.left_out} files of the workspace were too big to copy")
     finally:
         sandbox.close()
-    print(render.terminal(report))
-    outputs = ((args.json, render.write_json), (args.junit, render.write_junit), (args.html, _html))
+    print(terminal(report))
+    outputs = ((args.json, exports.write_json), (args.junit, exports.write_junit), (args.html, _html))
     for path, write in outputs:
         if path is not None:
             path.write_text(write(report), encoding="utf-8")
-    if not any(not r.unavailable for r in report.versions):
-        return 2
     return report.exit_code
 
 
@@ -135,32 +161,40 @@ def _html(report: render.Report) -> str:
     return write_html(report)
 
 
-async def check(plan: Plan, sandbox: Sandbox, protocol: str, progress: Progress) -> render.Report:
-    """Run every form in the versions `protocol` names and judge them."""
+async def check(
+    plan: Plan, sandbox: Sandbox, protocol: str, progress: Progress, rules: tuple[Rule, ...] = RULES
+) -> render.Report:
+    """Run every form in the versions `protocol` names and judge `rules` by them."""
     numbering = Numbering()
     runner = Runner(plan, sandbox, numbering, progress.step)
-    if protocol == "auto":
-        versions = [2] if await runner.speaks(2) else [1]
-    else:
-        versions = [1, 2] if protocol == "both" else [int(protocol)]
-    total = len(runner.forms()) * len(versions)
-    progress.total = total
+    versions = [1, 2] if protocol == "both" else [2, 1] if protocol == "auto" else [int(protocol)]
+    progress.total = len(runner.forms()) * (1 if protocol == "auto" else len(versions))
     results = []
     for version in versions:
         runs = await runner.run_all(version, progress.done)
+        if protocol == "auto" and version == 2 and runs[0].info is None:
+            progress.finished = 0  # auto: v2 first, and v1 for an agent that does not get through v2
+            continue
         unsupported = next((r for r in runs if r.unsupported or (r.info is None and r.error)), None)
         if unsupported is not None and all(r.info is None for r in runs):
-            results.append(_unavailable(version, runs, unsupported))
+            results.append(_unavailable(version, runs, unsupported, rules))
         else:
-            results.append(render.VersionResult(version, evaluate(runs), runs))
+            results.append(render.VersionResult(version, evaluate(runs, rules), runs))
+        if protocol == "auto":
+            break
     progress.finish()
-    return render.Report("", results, numbering.lines, [f"prompts: {' / '.join(plan.prompts)}"])
+    notes = [f"prompts: {' / '.join(plan.prompts)}"]
+    report = render.Report("", results, numbering.lines, notes, rules=rules)
+    return report
 
 
-def _unavailable(version: int, runs: list[Run], failed: Run) -> render.VersionResult:
+def _unavailable(version: int, runs: list[Run], failed: Run, rules: tuple[Rule, ...]) -> render.VersionResult:
     why = failed.error or "the agent did not answer"
-    verdicts = [Verdict(rule, Status.NOT_OBSERVED, f"not checked: {why}") for rule in RULES]
-    return render.VersionResult(version, verdicts, runs, unavailable=why)
+    verdicts = [Verdict(rule, Status.NOT_OBSERVED, f"not checked: {why}") for rule in rules]
+    return render.VersionResult(
+        version, verdicts, runs, unavailable=why, unsupported=failed.unsupported,
+        agent_exit_code=failed.exit_code, stderr=failed.stderr,
+    )  # fmt: skip
 
 
 class Progress:
@@ -187,6 +221,15 @@ class Progress:
         if self.tty:
             self.stream.write("\r\033[K")
             self.stream.flush()
+
+
+def list_rules() -> str:
+    """Every rule: its id, its title and the RFD's sentence it checks."""
+    out = []
+    for rule in RULES:
+        out += [f"{rule.id:<22} {rule.title}", *textwrap.wrap(rule.sentence, 96, initial_indent=" " * 23,
+                                                               subsequent_indent=" " * 23)]  # fmt: skip
+    return "\n".join(out)
 
 
 def _agent(agent: str, config: str | None) -> AgentSpec:

@@ -13,9 +13,10 @@ from typing import Any
 from markupsafe import Markup
 
 from webclient import __version__
+from webclient.check.hints import EXAMPLES, FOLD_LINES, fold, whole
 from webclient.check.recorder import WireLine
 from webclient.check.report import QUOTED_LINES, Report, quote
-from webclient.check.rules import RULES, Verdict
+from webclient.check.rules import Rule, Verdict
 from webclient.views.assets import STANDALONE
 from webclient.views.paths import STATIC_DIR
 from webclient.views.render import environment
@@ -34,13 +35,19 @@ def write_html(report: Report) -> str:
     def quote_json(line: dict[str, Any]) -> str:
         return quote(WireLine(**line))
 
+    def example(rule: Rule) -> str:
+        return fold(EXAMPLES[rule.id])
+
     template = environment().get_template("check_report.html")
     return template.render(
         report=report,
-        rules=RULES,
+        rules=report.rules,
         version=__version__,
         style=Markup(style),
         style_hash=f"sha256-{digest}",
         quotes=quotes,
         quote_json=quote_json,
+        whole=whole,
+        example=example,
+        fold_lines=FOLD_LINES,
     )

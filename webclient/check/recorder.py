@@ -7,6 +7,7 @@ sent, a turn ended, a replay begun). The agent's requests are answered by the ru
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from webclient.acp.models import (
     MessageChunk,
     MessageUpsert,
     Notice,
+    NoticeLevel,
     PermissionOutcome,
     PermissionRequest,
     StateEvent,
@@ -44,9 +46,12 @@ Kind = Literal[
     "load",
     "load_end",
     "warning",
+    "notice",
 ]
-# A wire line longer than this is cut in the report (the JSON keeps the cut line too).
+# A wire line longer than this is cut in the report (the JSON keeps the cut line too), except a message
+# that carries suggestions: the rules quote it, and the report shows it whole up to WHOLE_CHARS.
 LINE_CHARS = 2000
+WHOLE_CHARS = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,8 @@ class Recorder:
         self._last_in: int | None = None
         self.first_out: int | None = None  # the run's first line to the agent: its `initialize`
         self._prompts: dict[str, str] = {}  # JSON-RPC id of a session/prompt we sent -> its session
+        self.local_tools = True  # False: a remote agent, which gets no file of this machine
+        self.listed = asyncio.Event()  # set at each suggestion list; the runner clears it to wait for one
 
     # --- what the runner marks ---------------------------------------------------------------------------
 
@@ -103,13 +110,29 @@ class Recorder:
     def warn(self, text: str, line: int | None = None) -> None:
         self.events.append(Event("warning", None, line, time.monotonic(), text=text))
 
+    def notify(self, notice: Notice, line: int | None) -> None:
+        """A protocol mistake (a warning or an error we found) is a warning; anything else (what we
+        ignored, or a notice the agent itself sent) is a notice, kept apart: it says nothing against it."""
+        text = notice.text + (f": {notice.detail}" if notice.detail else "")
+        mistake = notice.level is not NoticeLevel.INFO and not notice.from_agent
+        self.events.append(Event("warning" if mistake else "notice", None, line, time.monotonic(), text=text))
+
     def of(self, kind: Kind) -> list[Event]:
         return [e for e in self.events if e.kind == kind]
+
+    def predicted(self, session_id: str, since: int) -> bool:
+        """Whether a non-empty list for `session_id` is among the events from index `since` on."""
+        return any(
+            e.kind in ("suggestions", "legacy") and e.session_id == session_id and e.suggestions is not None
+            and bool(e.suggestions.sent)
+            for e in self.events[since:]
+        )  # fmt: skip
 
     # --- AgentListener -----------------------------------------------------------------------------------
 
     def on_wire(self, direction: str, message: dict[str, Any], version: int) -> None:
-        number = self._line(direction, json.dumps(message, ensure_ascii=False, default=repr))
+        text = json.dumps(message, ensure_ascii=False, default=repr)
+        number = self._line(direction, text, WHOLE_CHARS if _carries_suggestions(message) else LINE_CHARS)
         if direction == "in":
             self._last_in = number
             key = json.dumps(message.get("id"))
@@ -138,24 +161,27 @@ class Recorder:
             if isinstance(event, SuggestionsEvent):
                 kind: Kind = "legacy" if event.legacy else "suggestions"
                 self.events.append(Event(kind, session, line, now, suggestions=event))
+                self.listed.set()
             elif isinstance(event, MessageChunk | MessageUpsert) and event.role != "thought":
                 self.events.append(Event("user" if event.role == "user" else "reply", session, line, now))
             elif isinstance(event, StateEvent) and event.state == "idle":
                 self.events.append(Event("idle", session, line, now))
             elif isinstance(event, Notice):
-                self.warn(event.text + (f": {event.detail}" if event.detail else ""), line)
+                self.notify(event, line)
 
     def on_notice(self, notice: Notice) -> None:
-        self.warn(notice.text + (f": {notice.detail}" if notice.detail else ""), self._last_in)
+        self.notify(notice, self._last_in)
 
     async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
         return self.sandbox.permission(request)
 
     async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
-        return self.sandbox.read(path, line, limit)
+        self._local()
+        return await asyncio.to_thread(self.sandbox.read, path, line, limit)
 
     async def write_text_file(self, session_id: str, path: str, content: str) -> None:
-        self.sandbox.write(path, content)
+        self._local()
+        await asyncio.to_thread(self.sandbox.write, path, content)
 
     async def create_terminal(self, request: TerminalRequest) -> str:
         raise RequestRefused(RequestRefused.INVALID_PARAMS, "webclient check runs no commands for an agent")
@@ -172,12 +198,29 @@ class Recorder:
     def release_terminal(self, session_id: str, terminal_id: str) -> None:
         raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, "no such terminal")
 
-    def _line(self, direction: str, text: str) -> int:
+    def _local(self) -> None:
+        if not self.local_tools:
+            raise RequestRefused(
+                RequestRefused.INVALID_PARAMS, "this client offers no files to a remote agent (localTools)"
+            )
+
+    def _line(self, direction: str, text: str, chars: int = LINE_CHARS) -> int:
         numbering = self.numbering
         number = numbering.next
         numbering.next += 1
-        cut = text if len(text) <= LINE_CHARS else text[:LINE_CHARS] + "…"
+        cut = text if len(text) <= chars else text[:chars] + "…"
         numbering.lines.append(WireLine(number, self.run, direction, cut))
         if direction == "out" and self.first_out is None:
             self.first_out = number
         return number
+
+
+def _carries_suggestions(message: dict[str, Any]) -> bool:
+    """A session/update with the RFD's update or the legacy `_meta.promptSuggestions`."""
+    params = message.get("params")
+    update = params.get("update") if isinstance(params, dict) else None
+    if not isinstance(update, dict):
+        return False
+    meta = update.get("_meta")
+    legacy = isinstance(meta, dict) and "promptSuggestions" in meta
+    return update.get("sessionUpdate") == "prompt_suggestions_update" or legacy

@@ -1,14 +1,13 @@
-"""A check's outcome, and its renderings: the terminal table, JSON and JUnit (HTML: `html.py`)."""
+"""A check's outcome: per protocol version its verdicts, and the wire lines they quote (renderings:
+`terminal.py`, `exports.py` for JSON and JUnit, `html.py`)."""
 
 from __future__ import annotations
 
 import json
-import textwrap
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from webclient import __version__
+from webclient.check.hints import DEFAULT_PLAYGROUND, Hint, hint
 from webclient.check.recorder import WireLine
 from webclient.check.rules import RULES, Rule, Status, Verdict
 from webclient.check.runner import Run
@@ -26,6 +25,14 @@ class VersionResult:
     verdicts: list[Verdict]
     runs: list[Run]
     unavailable: str | None = None
+    unsupported: bool = False  # unavailable because the agent does not speak this version
+    agent_exit_code: int | None = None  # unavailable because the agent ended: its exit code
+    stderr: tuple[str, ...] = ()  # and the last lines it wrote to stderr
+
+    @property
+    def broken(self) -> bool:
+        """Not checked for another reason than the version: the agent did not start or answer."""
+        return self.unavailable is not None and not self.unsupported
 
     def verdict(self, rule: Rule) -> Verdict:
         return next(v for v in self.verdicts if v.rule == rule)
@@ -37,14 +44,45 @@ class Report:
     versions: list[VersionResult]
     lines: list[WireLine]
     notes: list[str] = field(default_factory=list)  # what the check itself says (the copy, the prompts)
+    playground: str = DEFAULT_PLAYGROUND  # the playground the reports' links open
+    rules: tuple[Rule, ...] = RULES  # the rules checked (--rules), in their usual order
+
+    def hint(self, verdict: Verdict) -> Hint:
+        """How to fix what `verdict` found (the offending message and its link for a FAIL)."""
+        return hint(verdict, [w for n in verdict.lines if (w := self.line(n)) is not None], self.playground)
 
     @property
     def failed(self) -> list[tuple[int, Verdict]]:
         return [(r.version, v) for r in self.versions for v in r.verdicts if v.status is Status.FAIL]
 
     @property
+    def ran(self) -> bool:
+        """Whether any version was checked at all: a check that could not run passes nothing."""
+        return any(r.unavailable is None for r in self.versions)
+
+    @property
+    def not_run(self) -> VersionResult | None:
+        """When the check did not run: the version that says best why (the agent's own error first)."""
+        if self.ran or not self.versions:
+            return None
+        return next((r for r in self.versions if r.broken), self.versions[0])
+
+    @property
     def exit_code(self) -> int:
+        if not self.ran:
+            return 2
         return 1 if self.failed else 0
+
+    @property
+    def outcome(self) -> str:
+        """One sentence: what the check found, with its exit code."""
+        failed = self.failed
+        if (why := self.not_run) is not None:
+            return f"THE CHECK DID NOT RUN: {why.unavailable} (exit code {self.exit_code})"
+        if failed:
+            plural = "s" if len(failed) != 1 else ""
+            return f"{len(failed)} rule verdict{plural} FAIL (exit code 1)"
+        return "no rule fails (exit code 0)"
 
     def line(self, number: int) -> WireLine | None:
         # Numbers are dense from 1, so the list index finds a line.
@@ -53,15 +91,22 @@ class Report:
         return next((w for w in self.lines if w.number == number), None)
 
     def warnings(self) -> list[dict[str, Any]]:
-        """Everything else the agent did wrong on the way, with the offending line."""
+        """Everything else the agent did wrong on the way (protocol mistakes), with the offending line."""
+        return self._events("warning")
+
+    def notices(self) -> list[dict[str, Any]]:
+        """What else happened that is no mistake: updates we ignored, notices the agent sent."""
+        return self._events("notice")
+
+    def _events(self, kind: Literal["warning", "notice"]) -> list[dict[str, Any]]:
         found = []
         for result in self.versions:
             for run in result.runs:
-                for event in run.recorder.of("warning"):
+                for event in run.recorder.of(kind):
                     wire = self.line(event.line) if event.line is not None else None
                     found.append(
                         {"protocol": result.version, "run": run.name, "text": event.text,
-                         "line": _line_json(wire) if wire else None}
+                         "line": line_json(wire) if wire else None}
                     )  # fmt: skip
         return found
 
@@ -87,131 +132,18 @@ def short(text: str) -> str:
     return text
 
 
-def _line_json(wire: WireLine) -> dict[str, Any]:
+def line_json(wire: WireLine) -> dict[str, Any]:
     return {"number": wire.number, "run": wire.run, "direction": wire.direction, "text": wire.text}
 
 
-# --- the terminal ---------------------------------------------------------------------------------------
-
-
-def terminal(report: Report, width: int = 100) -> str:
-    versions = [r for r in report.versions]
-    head = f"{'rule':<22} {'what it checks':<46}" + "".join(f" {'v' + str(r.version):<13}" for r in versions)
-    out = [f"webclient check {__version__}: {report.agent}", "", head, "-" * len(head)]
-    for rule in RULES:
-        cells = "".join(
-            f" {(r.unavailable and 'UNAVAILABLE') or r.verdict(rule).status.value:<13}" for r in versions
-        )
-        out.append(f"{rule.id:<22} {rule.title[:46]:<46}{cells}")
-    out.append("")
-    for result in versions:
-        if result.unavailable:
-            out.append(f"v{result.version}: not checked: {result.unavailable}")
-    for rule in RULES:
-        shown = [(r, r.verdict(rule)) for r in versions if not r.unavailable]
-        if not shown:
-            continue
-        out.append(f"{rule.id}: {rule.title}")
-        out.extend(
-            textwrap.wrap(f'RFD: "{rule.sentence}"', width, initial_indent="  ", subsequent_indent="  ")
-        )
-        for result, verdict in shown:
-            out.extend(
-                textwrap.wrap(f"v{result.version} {verdict.status.value}: {verdict.summary}", width,
-                              initial_indent="  ", subsequent_indent="      ")
-            )  # fmt: skip
-            for number in verdict.lines[:QUOTED_LINES]:
-                if (wire := report.line(number)) is not None:
-                    out.append("    " + quote(wire, width - 4))
-        out.append("")
-    warnings = report.warnings()
-    if warnings:
-        out.append(f"warnings ({len(warnings)}):")
-        for warning in warnings[:20]:
-            out.append(f"  {warning['run']}: {warning['text']}")
-            if warning["line"]:
-                out.append("    " + quote(WireLine(**warning["line"]), width - 4))
-        out.append("")
-    failed = report.failed
-    plural = "s" if len(failed) != 1 else ""
-    out.append(f"{len(failed)} rule verdict{plural} FAIL" if failed else "no rule fails")
-    return "\n".join(out)
-
-
-# --- JSON -----------------------------------------------------------------------------------------------
-
-
-def to_json(report: Report) -> dict[str, Any]:
-    return {
-        "tool": "webclient check",
-        "version": __version__,
-        "agent": report.agent,
-        "exit_code": report.exit_code,
-        "notes": report.notes,
-        "protocols": [
-            {
-                "version": r.version,
-                "unavailable": r.unavailable,
-                "runs": [
-                    {"name": run.name, "form": run.form, "turns": run.turns, "error": run.error}
-                    for run in r.runs
-                ],
-                "rules": [_verdict_json(report, v) for v in r.verdicts],
-            }
-            for r in report.versions
-        ],
-        "warnings": report.warnings(),
-    }
-
-
-def _verdict_json(report: Report, verdict: Verdict) -> dict[str, Any]:
-    lines = [report.line(n) for n in verdict.lines]
-    return {
-        "id": verdict.rule.id,
-        "title": verdict.rule.title,
-        "sentence": verdict.rule.sentence,
-        "status": verdict.status.value,
-        "summary": verdict.summary,
-        "lines": [_line_json(w) for w in lines if w is not None],
-    }
-
-
-def write_json(report: Report) -> str:
-    return json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n"
-
-
-# --- JUnit ----------------------------------------------------------------------------------------------
-
-
-def write_junit(report: Report) -> str:
-    """JUnit XML: a test suite per protocol version, a test case per rule. FAIL is a failure, NOT
-    OBSERVED a skip; PASS and INFO pass with their summary as output."""
-    suites = ET.Element("testsuites", name="webclient check")
-    for result in report.versions:
-        suite = ET.SubElement(suites, "testsuite", name=f"prompt suggestions RFD, ACP v{result.version}")
-        counts = {"tests": 0, "failures": 0, "skipped": 0, "errors": 0}
-        for verdict in result.verdicts:
-            counts["tests"] += 1
-            case = ET.SubElement(
-                suite,
-                "testcase",
-                name=f"{verdict.rule.id}: {verdict.rule.title}",
-                classname=f"rfd.v{result.version}",
-            )
-            body = "\n".join(quote(w) for n in verdict.lines if (w := report.line(n)) is not None)
-            text = f"{verdict.summary}\nRFD: {verdict.rule.sentence}\n{body}".strip()
-            if result.unavailable:
-                counts["skipped"] += 1
-                ET.SubElement(case, "skipped", message=f"not checked: {result.unavailable}")
-            elif verdict.status is Status.FAIL:
-                counts["failures"] += 1
-                ET.SubElement(case, "failure", message=verdict.summary, type="FAIL").text = text
-            elif verdict.status is Status.NOT_OBSERVED:
-                counts["skipped"] += 1
-                ET.SubElement(case, "skipped", message=f"NOT OBSERVED: {verdict.summary}")
-            else:
-                ET.SubElement(case, "system-out").text = f"{verdict.status.value}: {text}"
-        for key, value in counts.items():
-            suite.set(key, str(value))
-    ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+def agent_end(result: VersionResult) -> list[str]:
+    """How the agent ended when a version could not be checked: its exit code and its last words."""
+    out = []
+    if result.agent_exit_code is not None:
+        out.append(f"  the agent exited with code {result.agent_exit_code}")
+    if result.stderr:
+        out.append(f"  the last {len(result.stderr)} lines it wrote to stderr:")
+        out.extend(f"  | {line}" for line in result.stderr)
+    elif result.agent_exit_code is not None:  # a process that ended (a remote agent has no stderr here)
+        out.append("  it wrote nothing to stderr")
+    return out

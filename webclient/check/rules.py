@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from webclient.acp.capabilities import OFFERS, UNADVERTISED_FORMS
 from webclient.check.recorder import Event
-from webclient.check.runner import BASELINE, REPLAY, Run
+from webclient.check.runner import AIR_OFFER, BASELINE, REPLAY, Run
 from webclient.check.turns import Turn, content, turns
 
 
@@ -37,10 +37,13 @@ class Verdict:
     status: Status
     summary: str
     lines: tuple[int, ...] = ()
+    culprit: int | None = None  # of a FAIL: the line of the first message that broke the rule
 
 
-def _verdict(rule: Rule, status: Status, summary: str, lines: Iterable[int | None] = ()) -> Verdict:
-    return Verdict(rule, status, summary, tuple(sorted({n for n in lines if n is not None})))
+def _verdict(
+    rule: Rule, status: Status, summary: str, lines: Iterable[int | None] = (), culprit: int | None = None
+) -> Verdict:
+    return Verdict(rule, status, summary, tuple(sorted({n for n in lines if n is not None})), culprit)
 
 
 GATING = Rule(
@@ -104,9 +107,9 @@ LEGACY = Rule(
 RULES = (GATING, TYPES, SHAPE, PROMPT, BLANK, REPLACE, STALE, REPLAY_RULE, SESSION, LEGACY)
 
 
-def evaluate(runs: list[Run]) -> list[Verdict]:
-    """Every rule's verdict for the runs of one protocol version."""
-    return [judge(runs) for judge in JUDGES]
+def evaluate(runs: list[Run], rules: tuple[Rule, ...] = RULES) -> list[Verdict]:
+    """The verdict of each of `rules` (default: every rule) for the runs of one protocol version."""
+    return [judge(runs) for rule, judge in zip(RULES, JUDGES, strict=True) if rule in rules]
 
 
 def _lists(runs: Iterable[Run]) -> list[tuple[Run, Event]]:
@@ -141,7 +144,7 @@ def gating(runs: list[Run]) -> Verdict:
         forms = sorted({UNADVERTISED_FORMS[r.form] for r, _ in wrong})
         return _verdict(
             GATING, Status.FAIL, f"suggestions arrived although not advertised ({'; '.join(forms)})",
-            [r.recorder.first_out for r, _ in wrong] + [e.line for _, e in wrong],
+            [r.recorder.first_out for r, _ in wrong] + [e.line for _, e in wrong], wrong[0][1].line,
         )  # fmt: skip
     turns = sum(r.turns for r in silent)
     if not turns:
@@ -172,7 +175,9 @@ def _skips(rule_name: str, rule: Rule, runs: list[Run], what: str) -> Verdict:
     ]
     if bad:
         reasons = sorted({f"{r.form}: {reason}" for r, _, reason in bad})
-        return _verdict(rule, Status.FAIL, "; ".join(reasons[:4]), [e.line for _, e, _ in bad])
+        return _verdict(
+            rule, Status.FAIL, "; ".join(reasons[:4]), [e.line for _, e, _ in bad], bad[0][1].line
+        )
     return _verdict(rule, Status.PASS, f"{what} in {len(seen)} updates", _sample(seen))
 
 
@@ -202,7 +207,7 @@ def shape(runs: list[Run]) -> Verdict:
     bad = [(r, e) for r, e in seen if e.suggestions is not None and e.suggestions.malformed]
     if bad:
         reasons = sorted({str(e.suggestions.malformed) for _, e in bad if e.suggestions})
-        return _verdict(SHAPE, Status.FAIL, "; ".join(reasons[:4]), [e.line for _, e in bad])
+        return _verdict(SHAPE, Status.FAIL, "; ".join(reasons[:4]), [e.line for _, e in bad], bad[0][1].line)
     return _verdict(SHAPE, Status.PASS, f"{len(seen)} well-formed updates", _sample(seen))
 
 
@@ -233,7 +238,7 @@ def replace(runs: list[Run]) -> Verdict:
         return _verdict(
             REPLACE, Status.FAIL,
             f"{len(kept)} of {len(due)} turns ended with the list from before the prompt still standing",
-            lines,
+            lines, kept[0][1].standing.line if kept[0][1].standing else None,
         )  # fmt: skip
     lines = [n for _, t in due[:2] for n in (t.standing.line if t.standing else None, t.prompt.line,
                                               t.lists[0].line if t.lists else None)]  # fmt: skip
@@ -260,6 +265,7 @@ def stale(runs: list[Run]) -> Verdict:
         return _verdict(
             STALE, Status.FAIL,
             f"a list predicted before the prompt arrived after the prompt was accepted ({how})", lines,
+            late[0][1].line,
         )  # fmt: skip
     lines = [n for _, t in chances[-2:] for n in (t.prompt.line, t.accepted.line if t.accepted else None)]
     return _verdict(
@@ -278,7 +284,7 @@ def replay(runs: list[Run]) -> Verdict:
     if inside:
         return _verdict(
             REPLAY_RULE, Status.FAIL, f"{len(inside)} suggestion updates inside the replay of {run.replayed}",
-            [e.line for e in inside],
+            [e.line for e in inside], inside[0].line,
         )  # fmt: skip
     base = next((r for r in runs if r.form == BASELINE), None)
     had = base is not None and any(e.session_id == run.replayed for e in base.recorder.of("suggestions"))
@@ -300,7 +306,7 @@ def session(runs: list[Run]) -> Verdict:
     if everywhere:
         ids = sorted({str(e.session_id) for _, e in everywhere})
         return _verdict(SESSION, Status.FAIL, f"updates for sessions never opened: {', '.join(ids)}",
-                        [e.line for _, e in everywhere])  # fmt: skip
+                        [e.line for _, e in everywhere], everywhere[0][1].line)  # fmt: skip
     if base is None:
         return _verdict(SESSION, Status.NOT_OBSERVED, "two sessions could not be opened at once")
     first, second = base.sessions
@@ -318,7 +324,7 @@ def session(runs: list[Run]) -> Verdict:
     if wrong:
         return _verdict(
             SESSION, Status.FAIL, "a list for the idle second session while the first one was prompted",
-            [e.line for e in wrong],
+            [e.line for e in wrong], wrong[0].line,
         )  # fmt: skip
     if not right:
         return _verdict(SESSION, Status.NOT_OBSERVED, "no list arrived while two sessions were open")
@@ -336,12 +342,37 @@ def _window(run: Run, turn: Turn) -> list[Event]:
     return [e for e in events[start : after[0] if after else None] if e.kind == "suggestions"]
 
 
+# The two declarations a legacy agent keys on, as the report names them.
+AIR_DECLARATIONS = {
+    "air-meta": "_meta.jetbrains.air without promptSuggestions",
+    AIR_OFFER: "_meta.jetbrains.air with promptSuggestions (webclient --jetbrains-air-meta)",
+}
+
+
 def legacy(runs: list[Run]) -> Verdict:
-    sent = [(r, e) for r in runs for e in r.recorder.of("legacy")]
-    forms = sorted({(OFFERS | UNADVERTISED_FORMS).get(r.form, r.form) for r, _ in sent})
-    if not sent:
-        return _verdict(LEGACY, Status.INFO, "not sent to any client declaration")
-    return _verdict(LEGACY, Status.INFO, f"sent to: {'; '.join(forms)}", [e.line for _, e in sent][:6])
+    parts: list[str] = []
+    lines: list[int | None] = []
+    for form, label in AIR_DECLARATIONS.items():
+        run = next((r for r in runs if r.form == form), None)
+        if run is None:
+            continue
+        rfd, old = run.recorder.of("suggestions"), run.recorder.of("legacy")
+        parts.append(f"{label}: {_what_came(len(rfd), len(old), run)}")
+        lines += [e.line for e in old[:2] + rfd[:2]]
+    elsewhere = [(r, e) for r in runs if r.form not in AIR_DECLARATIONS for e in r.recorder.of("legacy")]
+    if elsewhere:
+        forms = sorted({(OFFERS | UNADVERTISED_FORMS).get(r.form, r.form) for r, _ in elsewhere})
+        parts.append(f"legacy _meta also sent to: {'; '.join(forms)}")
+        lines += [e.line for _, e in elsewhere[:2]]
+    return _verdict(LEGACY, Status.INFO, "; ".join(parts) or "not sent to any client declaration", lines)
+
+
+def _what_came(rfd: int, old: int, run: Run) -> str:
+    sent = [f"{n} {what}" for n, what in ((rfd, "RFD updates"), (old, "legacy _meta lists")) if n]
+    turns = f"{run.turns} turn{'s' if run.turns != 1 else ''}"
+    if run.error and not run.turns:
+        return f"not seen ({run.error})"
+    return f"{' and '.join(sent)} in {turns}" if sent else f"no suggestions in {turns}"
 
 
 JUDGES: tuple[Callable[[list[Run]], Verdict], ...] = (

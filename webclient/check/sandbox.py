@@ -1,8 +1,10 @@
 """Where the checked agent works: a throwaway copy of the workspace, and the answers to its requests.
 
-The agent's file reads and writes are served inside the copy only (a path outside it is refused), its
-terminals are refused, and its permission requests get the configured default. Nothing the agent does
-during a check reaches the user's own files.
+The agent's file reads and writes are served inside the copy only (a path outside it is refused), with
+the server's own limits (`domain.files`: regular files only, so a FIFO or a device is refused instead of
+blocking; at most `MAX_FILE_BYTES` read or written); its terminals are refused, and its permission
+requests get the configured default. Nothing the agent does during a check reaches the user's own files.
+The recorder runs reads and writes in a worker thread, so a slow one never holds the step's deadline.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from webclient.acp.models import PermissionOutcome, PermissionRequest
+from webclient.domain.files import FileAccess, FileAccessError, FileMissing
 from webclient.errors import RequestRefused
 
 # Never copied: version control, environments and dependency trees (big, and nothing a prompt needs).
@@ -33,6 +36,7 @@ class Sandbox:
         self.state.mkdir()
         self.allow = allow
         self.left_out = _copy(workspace, self.cwd)
+        self.files = FileAccess([self.cwd])
 
     def close(self) -> None:
         self._tmp.cleanup()
@@ -47,23 +51,20 @@ class Sandbox:
         return target
 
     def read(self, path: str, line: int | None, limit: int | None) -> str:
+        """Lines of a regular text file in the copy, within the server's size cap; RequestRefused else."""
         target = self.resolve(path)
         try:
-            text = target.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, f"cannot read {path}: {exc}") from None
-        if line is None and limit is None:
-            return text
-        lines = text.splitlines(keepends=True)
-        start = max((line or 1) - 1, 0)
-        return "".join(lines[start : start + limit if limit is not None else None])
+            return self.files.read_text(str(target), line, limit)
+        except FileMissing as exc:
+            raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, str(exc)) from None
+        except FileAccessError as exc:
+            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
 
     def write(self, path: str, content: str) -> None:
         target = self.resolve(path)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(content, encoding="utf-8")
-        except OSError as exc:
+            self.files.write_text(str(target), content)
+        except FileAccessError as exc:
             raise RequestRefused(RequestRefused.INVALID_PARAMS, f"cannot write {path}: {exc}") from None
 
     def permission(self, request: PermissionRequest) -> PermissionOutcome:

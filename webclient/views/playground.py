@@ -8,9 +8,12 @@ says were advertised), the domain's `SuggestionLedger` (the notices a session wo
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
 
 from webclient.acp.models import Suggestion
+from webclient.acp.models.content import ContentPart, ResourceLinkPart, ResourcePart
 from webclient.acp.suggestion_input import Candidate, InputError, read_input
 from webclient.acp.suggestions import BASELINE_TYPES, OPTIONAL_TYPES, read_suggestions
 from webclient.domain.state import SessionState
@@ -23,12 +26,19 @@ LAYOUTS = {"desktop": 1280, "phone": 390}
 SCHEMES = ("light", "dark")
 # The optional block types a designer can say were advertised (both sides), by their capability field.
 TYPE_FIELDS = {field: block for block, field in OPTIONAL_TYPES.items()}
+# The previews show at most this many blocks of a suggestion, and a URI cut to this length (each preview
+# repeats them twelve times: a thousand long links once made a response of hundreds of megabytes).
+MAX_BLOCKS_SHOWN = 12
+MAX_URI_SHOWN = 300
+# A diagnostic's text past this is cut (it may quote an agent's URI).
+MAX_DIAGNOSTIC_CHARS = 600
 
 
 @dataclass(frozen=True)
 class Diagnostic:
-    kind: str  # skipped | hidden | link | auto-send | update
+    kind: str  # skipped | hidden | link | auto-send | update | shown
     text: str
+    index: int | None = None  # the suggestion it is about (0-based, in the list offered), if one
 
 
 @dataclass(frozen=True)
@@ -68,13 +78,54 @@ def play(text: str, fields: list[str], pick: int = 0, workspace: str = "") -> Re
     diagnostics = [Diagnostic("update" if event.malformed else "skipped", n) for n in outcome.notices]
     for index, suggestion in enumerate(state.suggestions):
         diagnostics.extend(_diagnose(index, suggestion, workspace))
+    shown = SessionState(workspace=workspace)
+    shown.set_suggestions(tuple(_bounded(s) for s in state.suggestions))
+    for index, suggestion in enumerate(state.suggestions):
+        if len(suggestion.parts) > MAX_BLOCKS_SHOWN:
+            text = f"suggestion {index + 1} has {len(suggestion.parts):,} blocks; the previews show its first"
+            diagnostics.append(Diagnostic("shown", f"{text} {MAX_BLOCKS_SHOWN}", index))
+    marked = {d.index for d in diagnostics if d.index is not None}
     previews = tuple(
-        Preview(style, layout, scheme, width, preview_document(state, style, scheme, layout))
+        Preview(style, layout, scheme, width, _mark(preview_document(shown, style, scheme, layout), marked))
         for style in STYLES
         for layout, width in LAYOUTS.items()
         for scheme in SCHEMES
     )
-    return Result(tuple(candidates), pick, state, tuple(diagnostics), previews)
+    bounded = tuple(dataclasses.replace(d, text=_cut(d.text, MAX_DIAGNOSTIC_CHARS)) for d in diagnostics)
+    return Result(tuple(candidates), pick, state, bounded, previews)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _bounded(suggestion: Suggestion) -> Suggestion:
+    """What the previews show of `suggestion`: its first blocks, long URIs cut."""
+    parts = tuple(_short_uri(p) for p in suggestion.parts[:MAX_BLOCKS_SHOWN])
+    return dataclasses.replace(suggestion, parts=parts)
+
+
+def _short_uri(part: ContentPart) -> ContentPart:
+    if isinstance(part, ResourceLinkPart | ResourcePart) and len(part.uri) > MAX_URI_SHOWN:
+        return part.model_copy(update={"uri": _cut(part.uri, MAX_URI_SHOWN)})
+    return part
+
+
+# A suggestion's outer element in the page's partials: the chip (not its buttons) and the ghost entry.
+_INDEXED = re.compile(r'(class="(?:chip(?: [^"]*)?|ghost-entry)"[^>]*?data-index="(\d+)")')
+
+
+def _mark(document: str, marked: set[int]) -> str:
+    """The preview with each suggestion a diagnostic is about marked (`data-diagnosed`, its number),
+    which playground.css outlines and labels."""
+    if not marked:
+        return document
+    return _INDEXED.sub(
+        lambda m: (
+            m.group(1) + (f' data-diagnosed="{int(m.group(2)) + 1}"' if int(m.group(2)) in marked else "")
+        ),
+        document,
+    )
 
 
 def _diagnose(index: int, suggestion: Suggestion, workspace: str) -> list[Diagnostic]:
@@ -84,9 +135,13 @@ def _diagnose(index: int, suggestion: Suggestion, workspace: str) -> list[Diagno
     if chip.hidden_count:
         plural = "s" if chip.hidden_count != 1 else ""
         found.append(
-            Diagnostic("hidden", f"{name} has {chip.hidden_count} hidden character{plural} (shown as ⟨…⟩)")
+            Diagnostic(
+                "hidden", f"{name} has {chip.hidden_count} hidden character{plural} (shown as ⟨…⟩)", index
+            )
         )
-    found.extend(Diagnostic("link", f"{name} links a file: {warning}") for warning in chip.link_warnings)
+    found.extend(
+        Diagnostic("link", f"{name} links a file: {warning}", index) for warning in chip.link_warnings
+    )
     if not chip.auto_eligible:
         reasons = [
             reason
@@ -98,7 +153,9 @@ def _diagnose(index: int, suggestion: Suggestion, workspace: str) -> list[Diagno
             if applies
         ]
         found.append(
-            Diagnostic("auto-send", f"auto-send would refuse {name}: {', '.join(reasons) or 'not eligible'}")
+            Diagnostic(
+                "auto-send", f"auto-send would refuse {name}: {', '.join(reasons) or 'not eligible'}", index
+            )
         )
     return found
 

@@ -1,7 +1,9 @@
 """`/playground`: the suggestions playground's page, and "Send to session" (views/playground.py renders).
 
 The input comes as a form post and is rendered at once; nothing of it is kept on the server (the share
-link holds it in its fragment, which the browser never sends).
+link holds it in its fragment, which the browser never sends). Reading and rendering run in a worker
+thread, one or two at a time, so a big paste never stalls the sessions the server streams; a page whose
+previews would be too big is refused with a message instead.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ NO_STORE = {"cache-control": "no-store"}
 # A url-encoded form is at most three bytes per character of the input, plus the small fields.
 MAX_FORM_BYTES = 3 * MAX_INPUT_CHARS + 4096
 OPEN_TIMEOUT = 30.0
+# Renders at once (each in a worker thread), and the most a page may add to the text it echoes.
+RENDER_SLOTS = 2
+MAX_PAGE_CHARS = 16 * 1024 * 1024
 
 
 def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub], workspace: str) -> None:
@@ -34,17 +39,13 @@ def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub], workspace: str)
     async def playground_page() -> HTMLResponse:
         return HTMLResponse(playground.page(None, text="", fields=[], error=None), headers=NO_STORE)
 
+    slots = asyncio.Semaphore(RENDER_SLOTS)
+
     @app.post("/playground", response_class=HTMLResponse)
     async def playground_show(request: Request) -> HTMLResponse:
         text, fields, pick, error = await _form(request)
-        result = None
-        if error is None:
-            try:
-                result = playground.play(text, fields, pick, workspace)
-            except InputError as exc:
-                error = str(exc)
-        status = 200 if error is None else 422
-        html = playground.page(result, text=text, fields=fields, error=error)
+        async with slots:
+            html, status = await asyncio.to_thread(_show, text, fields, pick, error, workspace)
         return HTMLResponse(html, status_code=status, headers=NO_STORE)
 
     @app.post("/playground/send")
@@ -53,7 +54,8 @@ def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub], workspace: str)
         try:
             if error is not None:
                 raise InputError(error)
-            result = playground.play(text, fields, pick, workspace)
+            async with slots:
+                result = await asyncio.to_thread(playground.play, text, fields, pick, workspace)
             live = sessions.new_session(DEMO_KEY)
         except (InputError, Refused) as exc:
             html = playground.page(None, text=text, fields=fields, error=str(exc))
@@ -68,11 +70,34 @@ def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub], workspace: str)
         return RedirectResponse(f"/s/{live.local_id}", status_code=303)
 
 
+def _show(text: str, fields: list[str], pick: int, error: str | None, workspace: str) -> tuple[str, int]:
+    """The page for the posted input (in a worker thread), and its status: 422 when nothing is shown."""
+    result = None
+    if error is None:
+        try:
+            result = playground.play(text, fields, pick, workspace)
+        except InputError as exc:
+            error = str(exc)
+    html = playground.page(result, text=text, fields=fields, error=error)
+    if len(html) > len(text) + MAX_PAGE_CHARS:
+        error = (
+            f"the previews of that update would make a page of {len(html) // (1024 * 1024):,} MB, more than "
+            f"the playground sends ({MAX_PAGE_CHARS // (1024 * 1024)} MB); show fewer or shorter suggestions"
+        )
+        html = playground.page(None, text=text, fields=fields, error=error)
+    return html, 200 if error is None else 422
+
+
 async def _form(request: Request) -> tuple[str, list[str], int, str | None]:
-    """The posted text, block types and pick; an error text instead when the form is unusable."""
+    """The posted text, block types and pick; an error text instead when the form is unusable. Decoded
+    in a worker thread: 15 MB of percent-escapes take seconds to decode."""
     body = await request.body()
     if len(body) > MAX_FORM_BYTES:
         return "", [], 0, f"that is more than the playground reads ({MAX_INPUT_CHARS:,} characters)"
+    return await asyncio.to_thread(_decode_form, body)
+
+
+def _decode_form(body: bytes) -> tuple[str, list[str], int, str | None]:
     form = parse_qs(body.decode("utf-8", errors="replace"), keep_blank_values=True)
     text = form.get("text", [""])[0]
     fields = [f for f in form.get("types", []) if f in playground.TYPE_FIELDS]

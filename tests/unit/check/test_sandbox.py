@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from webclient.acp.models import PermissionOption, PermissionRequest, ToolCallEvent
 from webclient.check.sandbox import Sandbox
+from webclient.domain.files import MAX_FILE_BYTES
 from webclient.errors import RequestRefused
 
 
@@ -77,5 +79,21 @@ def test_permission_requests_get_the_configured_default(
     sandbox = Sandbox(workspace, allow=allow)
     try:
         assert sandbox.permission(request(*kinds)).option_id == chosen
+    finally:
+        sandbox.close()
+
+
+def test_a_fifo_is_refused_at_once_and_a_huge_sparse_file_past_the_servers_cap(workspace: Path) -> None:
+    sandbox = Sandbox(workspace)
+    try:
+        os.mkfifo(sandbox.cwd / "pipe")
+        with pytest.raises(RequestRefused, match="not a regular file"):
+            sandbox.read("pipe", None, None)
+        with open(sandbox.cwd / "huge.txt", "wb") as handle:
+            handle.truncate(MAX_FILE_BYTES * 150)  # 1.5 GB of nothing, on no disk
+        with pytest.raises(RequestRefused, match="more than the"):
+            sandbox.read("huge.txt", None, None)
+        with pytest.raises(RequestRefused, match="more than"):
+            sandbox.write("big.txt", "x" * (MAX_FILE_BYTES + 1))
     finally:
         sandbox.close()
