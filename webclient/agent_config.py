@@ -34,8 +34,6 @@ from webclient.remote_config import is_remote_url, local_tools, remote_cwd, remo
 
 DEMO_KEY = "demo"
 DEMO_NAME = "Demo agent"
-# `--agent replay:RECORDING [--speed F]`: the bundled replay agent plays a protocol inspector download.
-REPLAY_PREFIX = "replay:"
 # The agents the README names, and the line that installs each one's ACP adapter.
 INSTALL_LINES: tuple[tuple[str, str], ...] = (
     ("Claude", "npm i -g @agentclientprotocol/claude-agent-acp"),
@@ -124,20 +122,12 @@ def demo_agent() -> AgentSpec:
 
 
 def replay_agent(given: str) -> AgentSpec:
-    """The bundled replay agent for `replay:RECORDING [--speed F]`, the recording's path made absolute
-    (the agent runs in the session's working directory)."""
-    try:
-        words = shlex.split(given.strip()[len(REPLAY_PREFIX) :])
-    except ValueError as exc:
-        raise ConfigError(f"--agent {given!r}: {exc}") from None
-    if not words:
-        raise ConfigError("--agent replay: names no recording (replay:PATH, a protocol inspector download)")
-    recording = Path(words[0]).expanduser().resolve()
-    if not recording.is_file():
-        raise ConfigError(f"--agent {given!r}: the recording {recording} is not a file")
-    demo = demo_agent()
-    argv = (sys.executable, "-m", "webclient.replay_agent", str(recording), *words[1:])
-    return AgentSpec(key="replay", name=f"Replay of {recording.name}", argv=argv, env=demo.env)
+    """The bundled replay agent for `replay:RECORDING [--speed F]`, the recording's path made absolute."""
+    path, *rest = command_agent(given.strip().removeprefix("replay:") or "''").argv
+    if not (recording := Path(path).expanduser().resolve()).is_file():
+        raise ConfigError(f"--agent {given!r}: names no recording (a protocol inspector download)")
+    argv = (sys.executable, "-m", "webclient.replay_agent", str(recording), *rest)
+    return AgentSpec(key="replay", name=f"Replay of {recording.name}", argv=argv, env=demo_agent().env)
 
 
 def command_agent(command_line: str) -> AgentSpec:
@@ -174,7 +164,7 @@ def build_catalog(agent: str, config: AgentConfig) -> AgentCatalog:
         default = demo  # a plain start shows the offline demo; the file's agents are one click away
     elif (entry := config.find(agent.strip())) is not None:
         default = entry
-    elif agent.strip().startswith(REPLAY_PREFIX):
+    elif agent.strip().startswith("replay:"):  # `--agent replay:RECORDING`: it plays it back
         default = replay_agent(agent)
     else:
         given = command_agent(agent)

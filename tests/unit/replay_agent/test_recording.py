@@ -102,5 +102,5 @@ def test_replay_agent_runs_the_bundled_player_with_the_absolute_recording(tmp_pa
     recorded.write_text("\n".join(SESSION))
     catalog = build_catalog(f"replay:{recorded} --speed 3", AgentConfig())
     assert catalog.default.argv[1:] == ("-m", "webclient.replay_agent", str(recorded), "--speed", "3")
-    with pytest.raises(ConfigError, match="is not a file"):
+    with pytest.raises(ConfigError, match="names no recording"):
         build_catalog(f"replay:{tmp_path / 'missing.jsonl'}", AgentConfig())
