@@ -56,7 +56,8 @@
     var id = sessionId();
     var place = document.querySelector("#conversation .conversation-inner");
     if (!id || !place) { return; }
-    root.fetch("/study/banner?session=" + encodeURIComponent(id), { credentials: "same-origin" }).then(function (response) {
+    var query = "?session=" + encodeURIComponent(id) + "&participant=" + encodeURIComponent(participantId());
+    root.fetch("/study/banner" + query, { credentials: "same-origin" }).then(function (response) {
       if (response.status !== 200) { return null; }
       return response.text();
     }).then(function (html) {

@@ -45,9 +45,12 @@ def test_a_consenting_participant_records_in_its_own_session_and_no_one_else_doe
     presets = [presentation.of(registry.session(href.rsplit("/", 1)[1]).state) for href in (alice, bob)]
     assert [p.name for p in presets if p] == ["chips", "list"]
     alice_id = alice.rsplit("/", 1)[1]
-    banner = app.get("/study/banner", params={"session": alice_id}).text
+    banner = app.get("/study/banner", params={"session": alice_id, "participant": ALICE}).text
     assert 'data-state="recording"' in banner and f'data-participant="{ALICE}"' in banner
     assert 'data-testid="study-stop"' in banner
+    # Another page on Alice's session is invited to take part; it does not record for her.
+    other = app.get("/study/banner", params={"session": alice_id, "participant": BOB}).text
+    assert 'data-state="invite"' in other and ALICE not in other
 
     # Bob's page cannot record into Alice's session; Alice's page can, and its preset is the study's.
     assert (
@@ -62,7 +65,8 @@ def test_a_consenting_participant_records_in_its_own_session_and_no_one_else_doe
         post(app, "/study/events", {"participant": ALICE, "session": alice_id, "events": shown}).status_code
         == 400
     )
-    assert 'data-state="stopped"' in app.get("/study/banner", params={"session": alice_id}).text
+    stopped = app.get("/study/banner", params={"session": alice_id, "participant": ALICE}).text
+    assert 'data-state="stopped"' in stopped
 
     csv_text = app.get("/studies/chips-vs-list/events.csv").text
     assert csv_text.splitlines() == [

@@ -73,11 +73,15 @@ def add_routes(app: FastAPI, settings: Settings, sessions: SessionRegistry[LiveH
     where = str(server.folder / FILE_NAME)
 
     @app.get("/study/banner", response_class=HTMLResponse)
-    async def study_banner(session: str = "") -> Response:
+    async def study_banner(session: str = "", participant: str = "") -> Response:
+        """The banner for the page of `session`, made for the page's `participant`: recording (or
+        stopped) on a session the study opened for them, an invitation anywhere else."""
         study = server.study
         if study is None or server.plan is None:
             return Response(status_code=204, headers=NO_STORE)
         owner = study.owner(session[:64])
+        if owner is not None and owner.id != participant:
+            owner = None
         state: study_pages.BannerState = "invite"
         if owner is not None:
             state = "recording" if owner.recording else "stopped"
