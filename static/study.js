@@ -54,7 +54,8 @@
 
   function loadBanner() {
     var id = sessionId();
-    var place = document.querySelector("#conversation .conversation-inner");
+    // Above the conversation, outside its scrolling: the invitation and the indicator stay in sight.
+    var place = document.querySelector(".conversation-wrap");
     if (!id || !place) { return; }
     var query = "?session=" + encodeURIComponent(id) + "&participant=" + encodeURIComponent(participantId());
     root.fetch("/study/banner" + query, { credentials: "same-origin" }).then(function (response) {

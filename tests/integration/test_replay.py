@@ -100,8 +100,16 @@ async def test_another_prompt_gets_a_notice_and_the_next_recorded_turn_then_the_
             assert said in notice and answer == answers[0]
         await eventually(lambda: suggestion_texts(replay) == suggested[0], TURN_SECONDS, "suggestions")
         await turn(replay, PROMPTS[1])
+        await eventually(lambda: suggestion_texts(replay) == suggested[1], TURN_SECONDS, "suggestions")
         await turn(replay, "one more")
+        # The session checks that the agent replaced or withdrew its list once the turn's grace passed.
+        grace = replay.current._grace
+        assert grace is not None
+        await grace
         ended = "The recording has ended: its 2 turns were played"
         texts = [i.notice.text for i in replay.state.items if isinstance(i, NoticeItem)]
         texts += agent_texts(replay)
         assert any(ended in t for t in texts), texts
+        # The list the last turn offered is withdrawn as the RFD asks of a turn that has no new one.
+        assert replay.state.suggestions == ()
+        assert not [t for t in texts if "neither replaced nor withdrew" in t], texts

@@ -26,6 +26,7 @@ JsonDict = dict[str, Any]
 Write = Callable[[JsonDict], None]
 LINE_LIMIT = 64 * 1024 * 1024
 NOT_FOUND = -32601
+SUGGESTIONS = "prompt_suggestions_update"
 
 
 @dataclass
@@ -35,6 +36,9 @@ class _Session:
     task: asyncio.Task[None] | None = None
     prompt_id: Any = None  # the request of the turn playing, until it is answered
     answered: bool = True
+    superseded: bool = False  # the turn playing was cut short by the next prompt, not by cancel
+    settled: bool = False  # the turn playing has ended for the client (v1: answered; v2: idle)
+    offering: bool = False  # the last list of suggestions sent was not empty
     marks: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
 
@@ -81,7 +85,8 @@ class Player:
             self._answer(request_id, self._own(self._rec.new_session, session))
             self._start(session, self._play(session, self._rec.opening))
         elif method == PROMPT and (playing := self._sessions.get(str(params.get("sessionId")))):
-            playing.prompt_id, playing.answered = request_id, False
+            self._supersede(playing)
+            playing.prompt_id, playing.answered, playing.settled = request_id, False, False
             playing.task = self._start(playing, self._turn(playing, params.get("prompt")))
         elif method in self._rec.answers:
             named = self._sessions.get(str(params.get("sessionId")))
@@ -90,6 +95,13 @@ class Player:
         else:
             error = {"code": NOT_FOUND, "message": f"the recording has no answer to {method}"}
             self._write({"jsonrpc": "2.0", "id": request_id, "error": error})
+
+    def _supersede(self, session: _Session) -> None:
+        """A new prompt ends what the last turn still had to send after its answer (a later list of
+        suggestions): the recorded agent never sent it into the next turn."""
+        if session.task is not None and not session.task.done() and session.settled:
+            session.superseded = True
+            session.task.cancel()
 
     def _start(self, session: _Session, work: Any) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(work)
@@ -115,6 +127,9 @@ class Player:
                 )
             await self._play(session, turn.steps, prompt if differs else None)
         except asyncio.CancelledError:
+            if session.superseded:
+                session.superseded = False
+                return
             self._end_turn(session, "cancelled")
 
     async def _play(self, session: _Session, steps: tuple[Step, ...], prompt: Any = None) -> None:
@@ -129,6 +144,7 @@ class Player:
             await asyncio.sleep(max(0.0, start + step.delay_ms / 1000 / self._speed - loop.time()))
             if step.kind == "answer":
                 self._answer_prompt(session, step)
+                session.settled = not self.v2
             elif step.kind == "request":
                 began = loop.time()
                 await self._ask(step.method, self._own(step.params, session))
@@ -137,6 +153,8 @@ class Player:
                 params = _retold(self._own(step.params, session), prompt, answer_id, told)
                 if params is not None:
                     self._write({"jsonrpc": "2.0", "method": step.method, "params": params})
+                    session.settled = session.settled or _idle(params)
+                    session.offering = _offers(params, session.offering)
 
     async def _ask(self, method: str, params: Any) -> Any:
         request_id = f"replay-request-{next(self._numbers)}"
@@ -166,6 +184,9 @@ class Player:
             mark = f"replay-user-{next(session.marks)}"
             user = {"sessionUpdate": "user_message", "messageId": mark, "content": prompt or []}
             self._update(session, user)
+        if session.offering:  # a new prompt makes the last list stale: the RFD asks to withdraw it
+            self._update(session, {"sessionUpdate": SUGGESTIONS, "suggestions": []})
+            session.offering = False
         count = len(self._rec.turns)
         played = f"{count} turn{'s were' if count != 1 else ' was'} played"
         self._notice(session, f"The recording has ended: its {played}. Start a new session to play it again.")
@@ -239,6 +260,24 @@ def _retold(params: Any, prompt: Any, answer_id: str | None, told: set[str]) -> 
     elif kind == "agent_message_chunk" and "messageId" not in update:
         update["messageId"] = answer_id
     return {**params, "update": update}
+
+
+def _offers(params: Any, before: bool) -> bool:
+    """Whether suggestions are on offer after this update (unchanged by any other kind)."""
+    update = params.get("update") if isinstance(params, dict) else None
+    if not isinstance(update, dict) or update.get("sessionUpdate") != SUGGESTIONS:
+        return before
+    return bool(update.get("suggestions"))
+
+
+def _idle(params: Any) -> bool:
+    """Whether a v2 update says the turn is over (`state_update` to idle)."""
+    update = params.get("update") if isinstance(params, dict) else None
+    return (
+        isinstance(update, dict)
+        and update.get("sessionUpdate") == "state_update"
+        and update.get("state") == "idle"
+    )
 
 
 def _plain(text: str) -> str:
