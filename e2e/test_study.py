@@ -88,10 +88,16 @@ def visitor(browser: Browser, server: LiveServer, **options: Any) -> tuple[Brows
     return context, page
 
 
-def take_part(page: Page, preset: str) -> None:
+def join(page: Page) -> str:
+    """Take part; the participant's id."""
     page.get_by_test_id("study-join").click()
     expect(page.get_by_test_id("study-banner")).to_have_attribute("data-state", "recording")
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    return page.get_by_test_id("study-banner").get_attribute("data-participant") or ""
+
+
+def take_part(page: Page, preset: str) -> None:
+    join(page)
     prompt(page, "help")
     expect(page.get_by_test_id("suggestions")).to_have_attribute("data-preset", preset)
     expect(page.get_by_test_id("suggestions")).to_have_attribute("data-style", preset)
@@ -153,6 +159,7 @@ def test_a_two_preset_study_records_exactly_what_four_consenting_participants_di
         contexts.append(context)
         page.get_by_test_id("study-decline").click()
         expect(page.get_by_test_id("study-banner")).to_have_count(0)
+        stranger = page.evaluate("() => localStorage.getItem('webclient.studyParticipant')")
         here = page.url
         page.get_by_test_id("new-session").click()  # the replay's turn is played in a session of its own
         expect(page).not_to_have_url(here)
@@ -170,7 +177,7 @@ def test_a_two_preset_study_records_exactly_what_four_consenting_participants_di
         csv_text = downloaded(page, study_server, "csv")
         assert csv_text.splitlines()[0] == HEADER
         rows = list(csv.DictReader(io.StringIO(csv_text)))
-        assert {row["participant"] for row in rows} == set(did)
+        assert {row["participant"] for row in rows} == set(did) and stranger not in did
         for participant, events in did.items():
             mine = [r for r in rows if r["participant"] == participant]
             assert [(r["event"], int(r["rank"]) if r["rank"] else None) for r in mine] == events
@@ -195,9 +202,52 @@ def test_a_two_preset_study_records_exactly_what_four_consenting_participants_di
             assert json.loads(row.get_attribute("data-ranks") or "{}") == {
                 str(k): v for k, v in found.ranks.items()
             }
-        assert [f.lists for f in figures(from_file(csv_text, STUDY), ["chips", "list"])] == [2, 2]
         expect(report.get_by_test_id("study-comparison")).to_contain_text("includes zero")
         expect(report.get_by_test_id("study-plot")).to_have_count(3)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def rows_of(page: Page, server: LiveServer, participant: str) -> list[tuple[str, str]]:
+    rows = csv.DictReader(io.StringIO(downloaded(page, server, "csv")))
+    return [(r["event"], r["rank"]) for r in rows if r["participant"] == participant]
+
+
+def recorded(page: Page, server: LiveServer, participant: str, want: list[tuple[str, str]]) -> None:
+    """Wait until the participant's events are exactly `want` (event, rank)."""
+    wait_until(lambda: rows_of(page, server, participant) == want, 30, f"{want} recorded")
+
+
+def test_the_auto_send_countdown_and_more_are_recorded(browser: Browser, study_server: LiveServer) -> None:
+    contexts: list[BrowserContext] = []
+    try:
+        # An auto-send that goes out, and one the participant stops.
+        for cancel in (False, True):
+            context, page = visitor(browser, study_server)
+            contexts.append(context)
+            participant = join(page)
+            page.get_by_test_id("auto-send").check()
+            prompt(page, "help")
+            expect(page.get_by_test_id("auto-send-countdown")).to_be_visible(timeout=20_000)
+            if cancel:
+                page.get_by_test_id("auto-send-cancel").click()
+                expect(page.get_by_test_id("auto-send-countdown")).to_be_hidden()
+                want = [("shown", ""), ("auto_cancelled", "")]
+            else:
+                expect(page.locator('[data-testid="message"][data-role="user"]')).to_have_count(
+                    2, timeout=20_000
+                )
+                want = [("shown", ""), ("auto_sent", "1")]
+            recorded(page, study_server, participant, want)
+        # On a phone, the list folds: "+N more" opens the rest.
+        context, page = visitor(browser, study_server, **LAYOUTS[1].context_options())
+        contexts.append(context)
+        participant = join(page)
+        prompt(page, "help")
+        page.get_by_test_id("suggestions-more").click()
+        want = [("shown", ""), ("more_opened", "")]
+        recorded(page, study_server, participant, want)
     finally:
         for context in contexts:
             context.close()
