@@ -35,7 +35,9 @@
   }
   function post(path, body, type) {
     return root.fetch(path, {
-      method: "POST", credentials: "same-origin", headers: { "content-type": type || "application/json" },
+      // keepalive: the last events still go out when the page is left at once.
+      method: "POST", credentials: "same-origin", keepalive: !type,
+      headers: { "content-type": type || "application/json" },
       body: type ? body : JSON.stringify(body)
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {

@@ -55,6 +55,13 @@ class Study:
     seed: int = 0
     participants: dict[str, Participant] = field(default_factory=dict)
 
+    def resume(self, earlier: dict[str, str]) -> None:
+        """Participants who recorded before this server started (participant -> preset): one who joins
+        again sees the same preset, and the next newcomer continues the order where it was."""
+        for participant, preset in earlier.items():
+            if preset in self.presets:
+                self.participants.setdefault(participant, Participant(participant, preset, recording=False))
+
     def join(self, participant_id: str) -> Participant:
         """The participant agreed to take part: assigned a preset (the same one on a second join)."""
         if not PARTICIPANT_ID.match(participant_id):

@@ -160,6 +160,16 @@ class StudyLog:
             ).fetchall()
         return [StudyEvent(*row) for row in rows]
 
+    def assignments(self, study: str) -> dict[str, str]:
+        """The preset each participant of `study` was shown, in the order they joined."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT participant, preset FROM events WHERE study = ?"
+                " GROUP BY participant ORDER BY MIN(id)",
+                (study,),
+            ).fetchall()
+        return {str(participant): str(preset) for participant, preset in rows}
+
     def studies(self) -> list[tuple[str, int, int]]:
         """Each study with events: its name, its participants and its events, by name."""
         with self._lock:

@@ -69,7 +69,9 @@ def add_routes(app: FastAPI, settings: Settings, sessions: SessionRegistry[LiveH
     server = StudyServer(settings.state_dir / FOLDER_NAME, plan)
     if plan is not None:
         server.study = Study(plan.name, plan.preset_names, plan.assignment, plan.seed)
-        server.log(create=True)
+        log = server.log(create=True)
+        if log is not None:  # a study run again goes on where it was
+            server.study.resume(log.assignments(plan.name))
     where = str(server.folder / FILE_NAME)
 
     @app.get("/study/banner", response_class=HTMLResponse)

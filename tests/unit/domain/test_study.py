@@ -165,3 +165,14 @@ def test_a_comparison_says_the_difference_and_whether_its_interval_excludes_zero
     assert not close.excludes_zero and "includes zero" in close.sentence()
     empty = compare(*figures([], ["chips", "list"]))
     assert "cannot be compared yet" in empty.sentence()
+
+
+def test_a_study_run_again_keeps_each_participants_preset_and_goes_on_with_the_order(tmp_path: Path) -> None:
+    log = StudyLog(tmp_path / "studies")
+    log.add([event("shown", 0, preset="chips", who=ALICE), event("shown", 0, preset="list", who=BOB)])
+    assert log.assignments("s") == {ALICE: "chips", BOB: "list"}
+    study = Study("s", ("chips", "list"))
+    study.resume(log.assignments("s"))
+    assert study.join(BOB).preset == "list"
+    assert study.join("participant-carol").preset == "chips"  # the third, as if the server had not stopped
+    assert study.join("participant-dave").preset == "list"
