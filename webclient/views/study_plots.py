@@ -134,7 +134,8 @@ def ranks(figures: list[PresetFigures]) -> Plot:
         for f in figures
     )
     plot = Plot("plot-ranks", "Ranks chosen", described, TOP + len(figures) * ROW + AXIS + 20)
-    _frame(plot, len(figures), [(v, str(v)) for v in _range(_step(top), top)], float(top))
+    counts = _range(max(1.0, _step(top)), top)  # counts are whole
+    _frame(plot, len(figures), [(v, f"{v:g}") for v in counts], float(top))
     band = (ROW - 10) / max(1, len(found))
     for row, f in enumerate(figures):
         for place, rank in enumerate(found):
@@ -156,7 +157,7 @@ def _s(value: float | None) -> str:
 
 
 def _step(top: float) -> float:
-    for step in (1, 2, 5, 10, 20, 50, 100, 200, 500):
+    for step in (0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500):
         if top / step <= 5:
             return float(step)
     return 1000.0

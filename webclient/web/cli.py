@@ -41,8 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--agent",
         help="an agent named in the settings file, a command line, "
-        'e.g. "claude-agent-acp" or "gemini --acp", or the URL of an agent on another machine '
-        "(ws://, wss://, http:// or https://)",
+        'e.g. "claude-agent-acp" or "gemini --acp", the URL of an agent on another machine '
+        '(ws://, wss://, http:// or https://), or "replay:PATH [--speed F]" to play back a session '
+        "downloaded from the protocol inspector",
     )
     parser.add_argument(
         "--config",
