@@ -58,6 +58,7 @@ SCRIPTS = (
     "stream.js",
     "playground.js",
     "study.js",
+    "preset_lab.js",
 )
 URL_PREFIX = "/static/bundles/"
 # The name changes with the content, so the content under a name never does.

@@ -21,6 +21,7 @@ from webclient.views.live import LiveHub
 from webclient.views.paths import STATIC_DIR
 from webclient.web.error_pages import NO_SUCH_SESSION
 from webclient.web.playground import add_routes as add_playground_routes
+from webclient.web.preset_lab import add_routes as add_preset_lab_routes
 from webclient.web.security import AccessPolicy, SecurityMiddleware
 from webclient.web.study import add_routes as add_study_routes
 from webclient.web.tab import serve_tab
@@ -132,6 +133,7 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
 
     add_playground_routes(app, sessions, str(settings.cwd))
     studies = add_study_routes(app, settings, sessions)
+    add_preset_lab_routes(app, settings)
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
