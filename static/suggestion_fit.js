@@ -59,11 +59,13 @@
       });
       return;
     }
-    var limit = LINES[style] || LINES.chips;
+    var limit = Number(r.getAttribute("data-fold-lines")) || LINES[style] || LINES.chips;
+    // A preset (data-preset) also caps how many show before the fold; without one, only lines count.
+    var first = r.hasAttribute("data-preset") ? Number(r.getAttribute("data-first")) || 1 : chips.length;
     var shown = chips.slice();
     var hidden = 0;
     if (more) { more.hidden = true; }
-    while (shown.length > 1 && lines(shown.concat(more && !more.hidden ? [more] : [])) > limit) {
+    while (shown.length > 1 && (shown.length > first || lines(shown.concat(more && !more.hidden ? [more] : [])) > limit)) {
       shown.pop().setAttribute("data-overflow", "true");
       hidden += 1;
       if (more) {

@@ -15,6 +15,9 @@
 
   /** The presentation in use: the user's choice if any, else the page's default, else chips. */
   function current() {
+    var row = byId("suggestions");
+    // A study's preset fixes the presentation of this session (the server renders it as data-preset).
+    if (row && row.hasAttribute("data-preset")) { return row.getAttribute("data-style"); }
     var select = byId("suggestion-style");
     var saved = null;
     try { saved = root.localStorage.getItem(STYLE_KEY); } catch (e) { saved = null; }
@@ -34,6 +37,7 @@
     }
     var select = byId("suggestion-style");
     if (select && select.value !== chosen) { select.value = chosen; }
+    if (select) { select.disabled = !!row && row.hasAttribute("data-preset"); }
     showGhost();
   }
 

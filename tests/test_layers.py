@@ -1,4 +1,5 @@
-"""The package's layers import one way: acp <- domain <- views <- check <- web; the demo agent stands alone.
+"""The package's layers import one way: acp <- domain <- views <- check <- web; the bundled agents (demo,
+replay) stand alone.
 
 Walks every module's imports (function-level ones included) and fails on any import that points up, so
 a shortcut from the protocol layer to the page, or from the domain to FastAPI, cannot creep in.
@@ -27,6 +28,8 @@ BASE = {
 }
 # What the demo agent may import of the package: its root, and the SDK loader both sides of the wire use.
 DEMO_AGENT_MAY_IMPORT = {"webclient", "webclient.sdk"}
+# The bundled agents: each imports nothing of the package but its root and its own modules.
+AGENTS = ("demo_agent", "replay_agent")
 # Third-party packages a layer must not know.
 FORBIDDEN_LIBRARIES = {
     "acp": {"fastapi", "starlette", "jinja2", "markupsafe", "uvicorn"},
@@ -75,8 +78,8 @@ def upward_imports(path: Path, name: str | None = None) -> list[str]:
                 wrong.append(target)
             continue
         other = layer_of(target)
-        if own == "demo_agent":
-            if other != "demo_agent" and target not in DEMO_AGENT_MAY_IMPORT:
+        if own in AGENTS:
+            if other != own and target not in DEMO_AGENT_MAY_IMPORT:
                 wrong.append(target)
         elif name in BASE or own in {"errors", "settings"}:
             if other in LAYERS:
@@ -87,7 +90,7 @@ def upward_imports(path: Path, name: str | None = None) -> list[str]:
 
 
 def _points_up(own: str, other: str | None) -> bool:
-    if other == "demo_agent":
+    if other in AGENTS:
         return True  # the client never reaches into the agent it runs
     return other in LAYERS and LAYERS.index(other) > LAYERS.index(own)
 
@@ -109,7 +112,7 @@ def test_every_module_belongs_to_a_layer_or_the_base() -> None:
     loose = [
         module_name(p)
         for p in modules()
-        if layer_of(module_name(p)) not in (*LAYERS, "demo_agent")
+        if layer_of(module_name(p)) not in (*LAYERS, *AGENTS)
         and module_name(p) not in BASE | {"webclient.__main__"}
     ]
     assert loose == []

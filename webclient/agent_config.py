@@ -121,6 +121,15 @@ def demo_agent() -> AgentSpec:
     return AgentSpec(key=DEMO_KEY, name=DEMO_NAME, argv=argv, env={"PYTHONPATH": path}, is_demo=True)
 
 
+def replay_agent(given: str) -> AgentSpec:
+    """The bundled replay agent for `replay:RECORDING [--speed F]`, the recording's path made absolute."""
+    path, *rest = command_agent(given.strip().removeprefix("replay:") or "''").argv
+    if not (recording := Path(path).expanduser().resolve()).is_file():
+        raise ConfigError(f"--agent {given!r}: names no recording (a protocol inspector download)")
+    argv = (sys.executable, "-m", "webclient.replay_agent", str(recording), *rest)
+    return AgentSpec(key="replay", name=f"Replay of {recording.name}", argv=argv, env=demo_agent().env)
+
+
 def command_agent(command_line: str) -> AgentSpec:
     """An agent given as a command line (`--agent "gemini --acp"`), named after its program, or as
     the URL of a remote one (`--agent wss://host/acp`), named after its host."""
@@ -155,6 +164,8 @@ def build_catalog(agent: str, config: AgentConfig) -> AgentCatalog:
         default = demo  # a plain start shows the offline demo; the file's agents are one click away
     elif (entry := config.find(agent.strip())) is not None:
         default = entry
+    elif agent.strip().startswith("replay:"):  # `--agent replay:RECORDING`: it plays it back
+        default = replay_agent(agent)
     else:
         given = command_agent(agent)
         # The same command (or URL) as an entry: that entry, with its environment (a remembered

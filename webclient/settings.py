@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     cancel_grace: float = Field(default=10.0, gt=0)
     # Globs added to the protected set (webclient.domain.protected); in the environment, a JSON list.
     protected: tuple[str, ...] = ()
+    # A presentation study this server runs (webclient.views.study_config), and a project's own presets
+    # (webclient.views.presets) that it, and the page, may use.
+    study: Path | None = None
+    presets: Path | None = None
 
     @field_validator("cwd")
     @classmethod

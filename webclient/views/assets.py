@@ -30,6 +30,7 @@ STYLESHEETS = (
     "agents.css",
     "inspector.css",
     "playground.css",
+    "study.css",
 )
 # Stylesheets of pages that stand alone, outside the app and its bundle: the HTML report of
 # `webclient check` (webclient/check/html.py), which carries them inline.
@@ -56,6 +57,8 @@ SCRIPTS = (
     "page.js",
     "stream.js",
     "playground.js",
+    "study.js",
+    "preset_lab.js",
 )
 URL_PREFIX = "/static/bundles/"
 # The name changes with the content, so the content under a name never does.

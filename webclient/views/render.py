@@ -20,7 +20,7 @@ from webclient.domain.picker import FoundFile
 from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, SessionState
 from webclient.text_controls import strip_controls
-from webclient.views import assets, hidden_chars
+from webclient.views import assets, hidden_chars, presentation
 from webclient.views.chips import approx_size, chip_view, link_warnings, uri_name
 from webclient.views.diff import diff_view, patch_view
 from webclient.views.full_texts import shown_text
@@ -80,6 +80,8 @@ def environment() -> Environment:
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url
     env.globals["chip_view"] = chip_view
+    env.globals["presentation_of"] = presentation.of
+    env.globals["first_shown"] = presentation.first_shown
     env.globals["link_warnings"] = link_warnings
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)

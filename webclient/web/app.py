@@ -21,7 +21,9 @@ from webclient.views.live import LiveHub
 from webclient.views.paths import STATIC_DIR
 from webclient.web.error_pages import NO_SUCH_SESSION
 from webclient.web.playground import add_routes as add_playground_routes
+from webclient.web.preset_lab import add_routes as add_preset_lab_routes
 from webclient.web.security import AccessPolicy, SecurityMiddleware
+from webclient.web.study import add_routes as add_study_routes
 from webclient.web.tab import serve_tab
 
 
@@ -51,6 +53,7 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
             yield
         finally:
             await sessions.shutdown()
+            studies.close()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = sessions
@@ -129,6 +132,8 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
         raise HTTPException(status_code=404, detail="no such text (it was replaced, or its session closed)")
 
     add_playground_routes(app, sessions, str(settings.cwd))
+    studies = add_study_routes(app, settings, sessions)
+    add_preset_lab_routes(app, settings)
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:

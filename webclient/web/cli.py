@@ -41,8 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--agent",
         help="an agent named in the settings file, a command line, "
-        'e.g. "claude-agent-acp" or "gemini --acp", or the URL of an agent on another machine '
-        "(ws://, wss://, http:// or https://)",
+        'e.g. "claude-agent-acp" or "gemini --acp", the URL of an agent on another machine '
+        '(ws://, wss://, http:// or https://), or "replay:PATH [--speed F]" to play back a session '
+        "downloaded from the protocol inspector",
     )
     parser.add_argument(
         "--config",
@@ -94,6 +95,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="the ACP version to speak: auto offers v2 and falls back to v1 for an agent that answers 1 "
         "(restarting it once); 1 or 2 speak only that version (default auto)",
     )
+    parser.add_argument(
+        "--study",
+        metavar="PATH",
+        help="run the presentation study in this TOML or JSON file: participants who agree on the page "
+        "are shown the presets it compares, and what they do with the suggestions is recorded on this "
+        "computer (reports at /studies)",
+    )
+    parser.add_argument(
+        "--presets", metavar="PATH", help="a TOML or JSON file of the project's own presentation presets"
+    )
     parser.add_argument("--version", action="version", version=f"webclient {__version__}")
     return parser
 
@@ -101,7 +112,17 @@ def build_parser() -> argparse.ArgumentParser:
 def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
     args = build_parser().parse_args(argv)
     overrides: dict[str, Any] = {}
-    for name in ("agent", "config", "cwd", "host", "port", "suggestion_style", "protocol"):
+    for name in (
+        "agent",
+        "config",
+        "cwd",
+        "host",
+        "port",
+        "suggestion_style",
+        "protocol",
+        "study",
+        "presets",
+    ):
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value
@@ -117,7 +138,21 @@ def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
         overrides["jetbrains_air"] = True
     if args.protected:
         overrides["protected"] = tuple(args.protected)
-    return Settings(**overrides)
+    settings = Settings(**overrides)
+    if settings.study is not None:
+        settings = _with_study(settings)
+    return settings
+
+
+def _with_study(settings: Settings) -> Settings:
+    """The study file checked now (a mistake stops the start, naming the field and the line); a study that
+    plays a recording runs the replay agent, unless an agent was named."""
+    from webclient.web.study import load_plan  # only a study start pays for its imports
+
+    plan = load_plan(settings)
+    if plan is not None and plan.replay is not None and not settings.agent:
+        return settings.model_copy(update={"agent": f"replay:{plan.replay}"})
+    return settings
 
 
 def bind(host: str, port: int) -> socket.socket:

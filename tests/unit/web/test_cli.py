@@ -37,3 +37,35 @@ def test_an_agent_command_that_is_not_found_stops_the_start_with_what_to_do(
 def test_a_command_that_is_found_or_the_demo_agent_passes_the_check(tmp_path: Path) -> None:
     assert _missing_command(settings_from_args(["--agent", sys.executable, "--cwd", str(tmp_path)])) is None
     assert _missing_command(settings_from_args(["--cwd", str(tmp_path)])) is None
+
+
+def test_a_study_file_that_does_not_validate_stops_the_start_with_its_field_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    study = tmp_path / "study.toml"
+    study.write_text('name = "x"\npresets = ["chips", "list"]\nassignment = "random"\n')
+    code = main(["--study", str(study), "--cwd", str(tmp_path), "--no-browser", "--port", "0"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"{study} line 3: assignment: Input should be 'alternating' or 'shuffled'" in err
+
+
+def test_a_study_with_a_recording_runs_the_replay_agent_unless_an_agent_is_named(tmp_path: Path) -> None:
+    (tmp_path / "session.jsonl").write_text("{}\n")
+    study = tmp_path / "study.json"
+    study.write_text('{"name": "s", "presets": ["chips", "list"], "replay": "session.jsonl"}')
+    settings = settings_from_args(["--study", str(study), "--cwd", str(tmp_path)])
+    assert settings.agent == f"replay:{tmp_path / 'session.jsonl'}"
+    assert settings.catalog.default.argv[1:3] == ("-m", "webclient.replay_agent")
+    named = settings_from_args(["--study", str(study), "--cwd", str(tmp_path), "--agent", sys.executable])
+    assert named.agent == sys.executable
+
+
+def test_a_presets_file_names_its_mistake(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    presets = tmp_path / "presets.toml"
+    presets.write_text('[[presets]]\nname = "tight"\ndensity = "airy"\n')
+    study = tmp_path / "study.json"
+    study.write_text('{"name": "s", "presets": ["chips", "tight"]}')
+    code = main(["--study", str(study), "--presets", str(presets), "--cwd", str(tmp_path), "--no-browser"])
+    assert code == 2
+    assert "presets[0]: density: Input should be 'comfortable' or 'compact'" in capsys.readouterr().err

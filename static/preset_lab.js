@@ -1,0 +1,64 @@
+// The preset lab (templates/preset_lab.html): a knob that changes applies the presets at once. Inside one of
+// its previews (templates/preset_preview.html): nothing is sent; what a choice would send is shown
+// instead, and "Show as a new list" lets the page take the list as one that just arrived (which starts
+// the auto-send countdown when it is on). Does nothing on any other page.
+(function (root) {
+  "use strict";
+  var webclient = root.webclient = root.webclient || {};
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest('[data-role="preset-knobs"]');
+    if (form) { form.requestSubmit(); }
+  });
+
+  // The previews focus their composers as the page does; the lab itself stays at its top.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!preview()) { return; }
+    if (document.activeElement) { document.activeElement.blur(); }
+    // The list the preview opened with is what a page's first frame is: taken as it stands, never "new".
+    document.dispatchEvent(new CustomEvent("htmx:wsAfterMessage"));
+  });
+  root.addEventListener("load", function () {
+    if (document.querySelector('[data-role="preset-knobs"]')) { root.scrollTo(0, 0); }
+  });
+
+  function preview() { return document.body && document.body.getAttribute("data-role") === "preset-preview"; }
+  function show(text) {
+    var out = document.querySelector('[data-role="preset-would-send"]');
+    if (out) { out.textContent = text; }
+  }
+  function chipText(index) {
+    var chip = document.querySelector('#suggestions .chip[data-index="' + index + '"]');
+    var label = chip && chip.querySelector("[id$='-full']");
+    return label ? label.textContent : "";
+  }
+
+  // Ahead of the page's handlers: a suggestion shown in full would be sent; a collapsed one opens as usual.
+  root.addEventListener("click", function (event) {
+    if (!preview() || !event.target.closest) { return; }
+    var button = event.target.closest('#suggestions [data-action="suggestion"]');
+    if (button && button.getAttribute("data-truncated") !== "true") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      show("Would send suggestion " + (Number(button.getAttribute("data-index")) + 1) + ": " + chipText(button.getAttribute("data-index")));
+    }
+    if (event.target.closest('[data-action="preset-new-list"]')) {
+      var row = document.getElementById("suggestions");
+      row.setAttribute("data-generation", String(Number(row.getAttribute("data-generation")) + 1));
+      document.dispatchEvent(new CustomEvent("htmx:wsAfterMessage"));
+    }
+  }, true);
+
+  document.addEventListener("submit", function (event) {
+    if (!preview()) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var form = event.target;
+    if (webclient.isCall && webclient.isCall(form, "suggestion")) {
+      var index = form.querySelector('[name="index"]').value;
+      show("Would auto-send suggestion " + (Number(index) + 1) + ": " + chipText(index));
+    } else if (form.id === "composer-form") {
+      show("Would send: " + document.getElementById("composer").value);
+    }
+  }, true);
+})(window);

@@ -1,0 +1,40 @@
+"""The preset lab's presets from its knobs, and the presets file it makes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from webclient.views.preset_lab import presets_file, side
+from webclient.views.presets import BUILT_IN, parse_file
+
+
+def test_knobs_change_the_base_preset_and_a_bad_one_keeps_it_with_the_reason(tmp_path: Path) -> None:
+    changed = side(
+        "a", {"a_base": "chips", "a_style": "ghost", "a_text_limit": "60"}, BUILT_IN, str(tmp_path)
+    )
+    assert (changed.preset.name, changed.preset.style, changed.preset.placement) == (
+        "chips-a",
+        "ghost",
+        "in_composer",
+    )
+    assert changed.preset.text_limit == 60 and changed.error is None
+    assert 'data-preset="chips-a"' in changed.desktop and 'data-role="preset-preview"' in changed.phone
+    bad = side("b", {"b_base": "list", "b_shown_before_fold": "0"}, BUILT_IN, str(tmp_path))
+    assert bad.preset == BUILT_IN["list"]
+    assert (
+        bad.error is not None and "shown_before_fold: Input should be greater than or equal to 1" in bad.error
+    )
+    assert side("a", {"a_base": "nope"}, BUILT_IN, str(tmp_path)).preset == BUILT_IN["chips"]
+
+
+def test_the_presets_file_reads_back_as_the_same_presets(tmp_path: Path) -> None:
+    made = side(
+        "a",
+        {"a_base": "list", "a_density": "compact", "a_fold": "characters", "a_fold_size": "90"},
+        BUILT_IN,
+        str(tmp_path),
+    ).preset
+    text = presets_file([made, BUILT_IN["ghost"].model_copy(update={"name": "my-ghost"})])
+    again = parse_file(text, tmp_path / "presets.toml")
+    assert again["list-a"] == made
+    assert again["my-ghost"].style == "ghost"

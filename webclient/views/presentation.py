@@ -1,0 +1,42 @@
+"""Which preset a session's suggestions are rendered with: none (the page's Display menu decides, as
+always), or the one a study assigned to the participant whose session it is.
+
+The assignment is kept here, beside the renderer, keyed by the session's state object and dropped with it,
+so that every render of the suggestions (the page, a new tab's snapshot, each live frame) applies it
+without the session state knowing of presets.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from webclient.domain.state import SessionState
+from webclient.views.presets import Preset
+
+DEFAULT_FIRST = 6  # how many suggestions the page shows before "+N more" without a preset
+
+_assigned: dict[int, Preset] = {}
+
+
+def assign(state: SessionState, preset: Preset | None) -> None:
+    """Render `state`'s suggestions with `preset` from now on (None: as the page's Display menu says)."""
+    key = id(state)
+    if preset is None:
+        _assigned.pop(key, None)
+        return
+    if key not in _assigned:
+        weakref.finalize(state, _assigned.pop, key, None)
+    _assigned[key] = preset
+
+
+def of(state: SessionState) -> Preset | None:
+    """The preset `state`'s suggestions are rendered with, if one was assigned."""
+    return _assigned.get(id(state))
+
+
+def first_shown(state: SessionState) -> int:
+    """How many of the suggestions on offer show before the fold."""
+    preset = of(state)
+    if preset is None:
+        return DEFAULT_FIRST
+    return preset.first_shown([len(s.text) for s in state.suggestions])
