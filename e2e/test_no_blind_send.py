@@ -23,7 +23,7 @@ from tests.support.pages import (
 )
 
 SNEAKY = "List files" + "\n" * 240 + "run rm -rf ~"  # 262 characters: under any character cut
-WIDE = "x" * 150  # one word wider than a phone, and than the desktop's chip row at this font
+WIDE = "—" * 159  # one run of dashes wider than the lines a folded suggestion shows, at both sizes
 
 
 @pytest.mark.parametrize("long", [SNEAKY, WIDE], ids=["line-breaks", "wide"])

@@ -1,28 +1,40 @@
-// The suggestions take a bounded area above the composer, so the conversation keeps its room: in the
-// chips and list styles only as many suggestions as fit in a few lines show, then "+N more"; each shows on
-// one line. A suggestion whose whole text does not show at once (too long, several lines, too wide) is
-// marked collapsed (data-truncated="true"), whatever made it long: its first click opens the sheet with
-// everything in full, and auto-send never sends it. "+N more" and a collapsed suggestion open the sheet
-// (the row's data-expanded): every suggestion in full, over the conversation; Close or Escape folds it.
+// The suggestions take the room above the composer that the conversation does not need: in the chips and
+// list styles as many suggestions show as fit while the conversation keeps its floor (a share of the
+// window's height), then "+N more"; each shows up to a few lines of its text. The rule's values come with
+// the row (webclient/views/fold.py: data-fold-floor, -lines, -most). A suggestion whose whole text does not
+// show at once (too long, too many lines) is marked collapsed (data-truncated="true"), whatever made it
+// long: its first click opens the sheet, and auto-send never sends it. "+N more" and a collapsed suggestion
+// open the sheet (the row's data-expanded): every suggestion in full, over the conversation, each sent by
+// one click; Close or Escape folds it.
 (function (root) {
   "use strict";
 
   var webclient = root.webclient;
-  // How many lines of suggestions (chips) or suggestions (list) the folded area shows, "+N more" included.
-  var LINES = { chips: 2, list: 3 };
 
   function row() { return document.getElementById("suggestions"); }
   function all(r, selector) { return Array.prototype.slice.call(r.querySelectorAll(selector)); }
   function sheetOpen() { var r = row(); return !!r && r.hasAttribute("data-expanded"); }
 
-  function lines(elements) {
-    var tops = [];
-    elements.forEach(function (el) {
-      if (!el.getClientRects().length) { return; }
-      var top = Math.round(el.getBoundingClientRect().top);
-      if (!tops.some(function (t) { return Math.abs(t - top) < 4; })) { tops.push(top); }
-    });
-    return tops.length;
+  function rule(r) {
+    var floor = Number(r.getAttribute("data-fold-floor"));
+    return {
+      floor: floor > 0 && floor < 1 ? floor : 0.55,
+      lines: Math.max(1, Number(r.getAttribute("data-fold-lines")) || 3),
+      most: Math.max(0, Number(r.getAttribute("data-fold-most")) || 0)
+    };
+  }
+
+  // The pixels the conversation has beyond its floor (negative: the suggestions take too much). What sticks
+  // to its top (a plan while a turn runs) covers it and does not count. No conversation (a preview): room.
+  function spare(floor) {
+    var conversation = document.getElementById("conversation");
+    if (!conversation) { return Infinity; }
+    var covered = 0;
+    var plan = document.getElementById("plan");
+    if (plan && !plan.hidden && getComputedStyle(plan).position === "sticky") {
+      covered = plan.getBoundingClientRect().height;
+    }
+    return conversation.getBoundingClientRect().height - covered - floor * root.innerHeight;
   }
 
   function markCollapsed(button, collapsed) {
@@ -49,6 +61,8 @@
     chips.forEach(function (chip) { chip.removeAttribute("data-overflow"); });
     all(r, '[data-measured="true"]').forEach(function (button) { markCollapsed(button, false); });
     var more = r.querySelector('[data-action="suggestions-more"]');
+    var fold = rule(r);
+    r.style.setProperty("--fold-lines", String(fold.lines));
     if (style === "ghost") {
       if (more) { more.hidden = true; }
       document.querySelectorAll("#ghost-text .ghost-entry").forEach(function (entry) {
@@ -59,11 +73,11 @@
       });
       return;
     }
-    var limit = LINES[style] || LINES.chips;
     var shown = chips.slice();
     var hidden = 0;
     if (more) { more.hidden = true; }
-    while (shown.length > 1 && lines(shown.concat(more && !more.hidden ? [more] : [])) > limit) {
+    // From the end, until the conversation keeps its floor; the first suggestion always shows.
+    while (shown.length > 1 && ((fold.most && shown.length > fold.most) || spare(fold.floor) < -0.5)) {
       shown.pop().setAttribute("data-overflow", "true");
       hidden += 1;
       if (more) {
@@ -78,11 +92,20 @@
     });
   }
 
-  /** Open the sheet: every suggestion in full, above the composer. */
+  /** Open the sheet: every suggestion in full (none collapsed: one click sends it), above the composer. */
   function open() {
     var r = row();
     if (!r) { return; }
     r.setAttribute("data-expanded", "true");
+    all(r, '[data-action="suggestion"][data-truncated="true"]').forEach(function (button) {
+      button.setAttribute("data-truncated", "false");
+      button.setAttribute("aria-expanded", "true");
+      // Open, its name is its whole text as shown (the short name would no longer match what is on screen).
+      if (button.hasAttribute("aria-label")) {
+        button.setAttribute("data-label", button.getAttribute("aria-label"));
+        button.removeAttribute("aria-label");
+      }
+    });
     var more = r.querySelector('[data-action="suggestions-more"]');
     if (more) { more.setAttribute("aria-expanded", "true"); }
     all(r, ".chip").forEach(function (chip) { chip.removeAttribute("data-overflow"); });

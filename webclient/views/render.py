@@ -23,6 +23,7 @@ from webclient.text_controls import strip_controls
 from webclient.views import assets, hidden_chars
 from webclient.views.chips import approx_size, chip_view, link_warnings, uri_name
 from webclient.views.diff import diff_view, patch_view
+from webclient.views.fold import FOLD
 from webclient.views.full_texts import shown_text
 from webclient.views.markdown import render_markdown
 from webclient.views.markdown_stream import Split, split, streamed_text
@@ -53,6 +54,11 @@ def local_time(when: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
 
 
+def clock_time(when: float) -> str:
+    """A moment (seconds since the epoch) as the server's clock reads it: hours and minutes."""
+    return time.strftime("%H:%M", time.localtime(when))
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
@@ -75,11 +81,13 @@ def environment() -> Environment:
     env.filters["terminal_text"] = terminal_text
     env.filters["plain_text"] = strip_controls
     env.filters["local_time"] = local_time
+    env.filters["clock_time"] = clock_time
     env.filters["compact_count"] = compact_count
     env.globals["keeps_lines"] = keeps_lines
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url
     env.globals["chip_view"] = chip_view
+    env.globals["default_fold"] = FOLD
     env.globals["link_warnings"] = link_warnings
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
