@@ -105,9 +105,15 @@ def environment() -> Environment:
 
 
 def page(
-    state: SessionState, *, ws_path: str, session_path: str = "/", suggestion_style: str = "chips"
+    state: SessionState,
+    *,
+    ws_path: str,
+    session_path: str = "/",
+    suggestion_style: str = "chips",
+    present: bool = False,
 ) -> str:
-    """The whole page for one session; `suggestion_style` is the presentation a new browser starts with."""
+    """The whole page for one session; `suggestion_style` is the presentation a new browser starts with,
+    `present` whether it starts in presenter mode (each browser may switch, and keeps its choice)."""
     return (
         environment()
         .get_template("index.html")
@@ -116,6 +122,7 @@ def page(
             ws_path=ws_path,
             session_path=session_path,
             suggestion_style=suggestion_style,
+            present=present,
             oob=False,
         )
     )
