@@ -73,18 +73,31 @@
       });
       return;
     }
-    var shown = chips.slice();
-    var hidden = 0;
-    if (more) { more.hidden = true; }
-    // From the end, until the conversation keeps its floor; the first suggestion always shows.
-    while (shown.length > 1 && ((fold.most && shown.length > fold.most) || spare(fold.floor) < -0.5)) {
-      shown.pop().setAttribute("data-overflow", "true");
-      hidden += 1;
+    // Show the first `k` (and "+N more" for the rest); whether the conversation then keeps its floor.
+    function fits(k) {
+      chips.forEach(function (chip, i) {
+        if (i < k) { chip.removeAttribute("data-overflow"); } else { chip.setAttribute("data-overflow", "true"); }
+      });
       if (more) {
-        more.hidden = false;
-        more.querySelector(".more-count").textContent = String(hidden);
+        more.hidden = k >= chips.length;
+        more.querySelector(".more-count").textContent = String(chips.length - k);
       }
+      return spare(fold.floor) >= -0.5;
     }
+    // The most that fit, the first one always: all at once in the usual case, else a binary search (the
+    // room shrinks as more show), a few layouts however long the list.
+    var most = fold.most ? Math.min(fold.most, chips.length) : chips.length;
+    var count = most;
+    if (most > 1 && !fits(most)) {
+      var lo = 1, hi = most - 1;
+      while (lo < hi) {
+        var mid = Math.ceil((lo + hi) / 2);
+        if (fits(mid)) { lo = mid; } else { hi = mid - 1; }
+      }
+      count = lo;
+    }
+    fits(count);
+    var shown = chips.slice(0, count);
     shown.forEach(function (chip) {
       var button = chip.querySelector('[data-action="suggestion"]');
       var text = chip.querySelector(".chip-text");
