@@ -40,6 +40,15 @@ _COVERED_AT_REST = """sheet => {
     });
     return covered;
 }"""
+# Scrolled to its end, what shows at the sheet's top edge (left, or right where Edit is), if not its bar.
+_ABOVE_THE_BAR = """(sheet, right) => {
+    sheet.scrollTop = sheet.scrollHeight;
+    const view = sheet.getBoundingClientRect();
+    const x = right ? view.right - 12 : view.left + 12;
+    const hit = document.elementFromPoint(x, view.top + 3);
+    if (hit && (hit.closest('.sheet-bar') || hit === sheet)) return null;
+    return hit ? hit.outerHTML.slice(0, 80) : 'nothing';
+}"""
 _CUT = "el => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1"
 
 
@@ -67,6 +76,10 @@ def test_the_sheet_shows_every_suggestion_whole_uncovered_and_one_click_sends(
     expect(user_messages(page)).to_have_count(1)
 
     assert row.evaluate(_COVERED_AT_REST) == [], "covered in the sheet as it opens"
+    # Scrolled, the bar stays at the sheet's very top: nothing scrolls past it, above it or over it.
+    for right in (False, True):
+        over_the_top = row.evaluate(_ABOVE_THE_BAR, right)
+        assert over_the_top is None, f"seen above the sheet's bar, scrolled to its end: {over_the_top}"
     sheet_width = row.evaluate("el => el.clientWidth")
     covered, cut, narrow = [], [], []
     for i in range(8):
