@@ -11,12 +11,9 @@ from playwright.sync_api import Page, expect
 from tests.support.browser import own_demo_server
 from tests.support.layouts import Layout, shoot
 from tests.support.live import LiveServer
-from tests.support.pages import open_app, prompt, suggest, text
+from tests.support.pages import open_app, prompt
 
 shop, demo_state, shared_server = own_demo_server("present", "--present", "--protocol", "2")
-
-LIAR = {"type": "resource_link", "name": "README.md", "uri": "file:///etc/passwd"}
-FILE = {"type": "resource_link", "name": "README.md", "uri": "file:///README.md"}
 
 
 def switch(page: Page, layout: Layout) -> None:
@@ -36,7 +33,8 @@ def test_presenter_mode_hides_the_protocol_and_never_what_a_person_must_see(
     open_app(page, server)
     expect(page.locator("body")).to_have_attribute("data-present", "on")  # the server's --present
     prompt(page, "What can you do?")
-    suggest(page, [text("List\u200b files")], [text("Show me "), LIAR], [text("x" * 300)])
+    prompt(page, "/suggest-demo hostile")  # hidden characters, a lying link, a payload after 300 characters
+    expect(page.locator('#suggestions [data-testid="suggestion"]')).to_have_count(8)
 
     # Protocol words out of sight; the session and the agent named.
     for testid in ("protocol-version", "usage", "inspector-toggle"):
@@ -53,13 +51,14 @@ def test_presenter_mode_hides_the_protocol_and_never_what_a_person_must_see(
     assert root_size > 17 if not layout.phone else root_size == 16, f"the type is {root_size} px"
     # Never hidden: hidden characters, a lying link's warning and its file, a long suggestion's collapse
     # (each with its suggestion: in the row where it fits, else in the sheet "+N more" opens).
-    expect(page.get_by_test_id("hidden-chars-warning")).to_be_visible()
-    expect(page.get_by_test_id("suggestion").nth(2)).to_have_attribute("data-truncated", "true")
+    expect(page.get_by_test_id("suggestion").nth(6)).to_have_attribute("data-truncated", "true")
     shoot(page, "presenter-suggestions", layout)
-    more = page.get_by_test_id("suggestions-more")
-    if more.is_visible():  # the larger type leaves a phone room for fewer
-        more.click()
-    for shown in (page.get_by_test_id("link-warning").first, page.locator("#suggestions .chip-ref-file")):
+    page.get_by_test_id("suggestions-more").click()
+    for shown in (
+        page.get_by_test_id("hidden-chars-warning").first,
+        page.get_by_test_id("link-warning").first,
+        page.locator("#suggestions .chip-ref-file"),
+    ):
         shown.scroll_into_view_if_needed()
         expect(shown).to_be_visible()
     page.keyboard.press("Escape")
