@@ -9,9 +9,10 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.support.browser import own_demo_server
-from tests.support.layouts import Layout, shoot
+from tests.support.layouts import DESKTOP, Layout, shoot
 from tests.support.live import LiveServer
-from tests.support.pages import open_app, prompt
+from tests.support.pages import choose_style, open_app, prompt, suggest, text
+from tests.support.suggestion_lists import eighty
 
 shop, demo_state, shared_server = own_demo_server("present", "--present", "--protocol", "2")
 
@@ -91,3 +92,23 @@ def test_presenter_mode_hides_the_protocol_and_never_what_a_person_must_see(
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-present", "on")
     expect(page.get_by_test_id("protocol-version")).to_be_hidden()
+
+
+def test_a_short_list_shows_whole_in_presenter_mode_on_a_laptop(page: Page, server: LiveServer) -> None:
+    page.set_viewport_size({"width": DESKTOP.width, "height": DESKTOP.height})
+    open_app(page, server)
+    expect(page.locator("body")).to_have_attribute("data-present", "on")
+    prompts = eighty(4)
+    suggest(page, *[[text(p)] for p in prompts])
+    for style in ("chips", "list", "ghost"):
+        choose_style(page, style)
+        page.get_by_test_id("composer").focus()
+        room: float = page.evaluate(
+            "document.getElementById('conversation').getBoundingClientRect().height / innerHeight"
+        )
+        assert room >= 0.55, f"{style}: the conversation has {room:.0%}"
+        if style != "ghost":
+            expect(page.get_by_test_id("suggestions-more")).to_be_hidden()
+            expect(page.locator('#suggestions [data-testid="suggestion"]:visible')).to_have_count(4)
+        expect(page.locator('[data-testid="suggestion"][data-truncated="true"]')).to_have_count(0)
+        shoot(page, f"presenter-fold-{style}", DESKTOP)

@@ -82,7 +82,7 @@
         more.hidden = k >= chips.length;
         more.querySelector(".more-count").textContent = String(chips.length - k);
       }
-      return spare(fold.floor) >= -0.5;
+      return spare(fold.floor) >= 0;
     }
     // The most that fit, the first one always: all at once in the usual case, else a binary search (the
     // room shrinks as more show), a few layouts however long the list.
