@@ -1,7 +1,7 @@
 // The header shows whole: when the session's controls do not fit on one line beside the title and the
 // status (a narrow window, a long status such as "waiting for you…", the usage), they wrap onto a second
 // line (body[data-header="compact"], static/presenter.css) instead of being cut off at the window's edge.
-// Measured after every update and resize, from the one-line header.
+// Measured from the one-line header at load, on resize and when an update replaced part of the header.
 (function (root) {
   "use strict";
 
@@ -19,8 +19,17 @@
     }
   }
 
+  // Measured again only when an update replaced part of the header (not at every streamed chunk).
+  var HEADER_PARTS = { "session-header": true, "agent-status": true };
+  var changed = false;
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && HEADER_PARTS[target.id]) { changed = true; }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (changed) { changed = false; fit(); }
+  });
   root.addEventListener("resize", fit);
-  document.addEventListener("htmx:wsAfterMessage", fit);
   document.addEventListener("DOMContentLoaded", fit);
 
   root.webclient.headerFit = { fit: fit };
