@@ -3,6 +3,7 @@ agent that crashes, a command that is not found, and a restart that fails twice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,3 +73,37 @@ def test_a_command_that_is_not_found_says_to_check_agent_or_install_the_adapter(
     expect(page.get_by_test_id("notice")).to_have_count(1)
     shoot(page, "failure-missing", DESKTOP)
     assert_accessible(page, "a missing command's card")
+
+
+@pytest.fixture
+def crashes_mid_turn(e2e_workspace: Path) -> Iterator[LiveServer]:
+    with serve_in_thread(agent=scripted_agent("crash_mid_stream"), cwd=e2e_workspace) as live:
+        yield live
+
+
+def test_a_restart_that_brings_the_agent_back_turns_the_card_into_a_quiet_line(
+    page: Page, crashes_mid_turn: LiveServer
+) -> None:
+    page.set_viewport_size({"width": DESKTOP.width, "height": DESKTOP.height})
+    open_signed_in(page, crashes_mid_turn)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    composer = page.get_by_test_id("composer")
+    composer.fill("summarise the project")
+    composer.press("Enter")
+    card = failure_cards(page)
+    expect(card).to_have_attribute("data-state", "failed")
+    page.get_by_test_id("failure-restart").click()
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    expect(card).to_have_attribute("data-state", "running")
+    settled = page.get_by_test_id("failure-settled")
+    expect(settled).to_have_text(re.compile(r"The agent stopped and was restarted at \d\d:\d\d\."))
+    expect(card).not_to_contain_text("running again")
+    expect(card).not_to_contain_text("The agent stopped running. the agent")
+    expect(page.get_by_test_id("failure-restart")).to_have_count(0)  # nothing to restart any more
+    colour = card.evaluate("el => getComputedStyle(el).backgroundColor")
+    assert colour in ("rgba(0, 0, 0, 0)", "transparent"), f"still a coloured card: {colour}"
+    stderr = page.get_by_test_id("failure-stderr")
+    expect(stderr).to_be_hidden()  # what happened stays one click away
+    card.get_by_text("What happened").click()
+    expect(stderr).to_contain_text("fatal: model backend unreachable")
+    shoot(page, "failure-restarted", DESKTOP)

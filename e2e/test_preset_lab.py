@@ -44,12 +44,12 @@ def test_knobs_change_one_presets_live_previews_and_a_choice_shows_what_it_would
     for layout in ("desktop", "phone"):
         row = frame(page, "a", layout).get_by_test_id("suggestions")
         expect(row).to_have_attribute("data-style", "list")
-        expect(row).to_have_attribute("data-first", "2")
+        expect(row).to_have_attribute("data-fold-most", "2")
         expect(
             frame(page, "a", layout).locator('.chip:not([data-overflow]) [data-testid="suggestion"]')
         ).to_have_count(2)
         expect(frame(page, "a", layout).get_by_test_id("suggestions-more")).to_contain_text("+5 more")
-    expect(frame(page, "b").get_by_test_id("suggestions")).to_have_attribute("data-first", "6")
+    expect(frame(page, "b").get_by_test_id("suggestions")).to_have_attribute("data-fold-most", "0")
 
     # A choice in a preview is not sent: the preview says what would be.
     preview = frame(page, "b")
@@ -78,7 +78,7 @@ def test_knobs_change_one_presets_live_previews_and_a_choice_shows_what_it_would
     made = tomllib.loads(download.text())["presets"]
     assert [(p["name"], p["style"], p["shown_before_fold"]) for p in made] == [
         ("chips-a", "list", 2),
-        ("list-b", "list", 6),
+        ("list-b", "list", 0),
     ]
 
 

@@ -26,6 +26,7 @@ from tests.support.pages import (
     user_messages,
 )
 from tests.support.screenshots import screenshot
+from tests.support.suggestion_lists import eighty
 from tests.support.workspace import tiny_png
 
 STYLES = ("chips", "list", "ghost")
@@ -285,19 +286,19 @@ def test_keyboard_only_from_the_composer_to_a_sent_suggestion_and_back(
 
 def test_more_opens_every_suggestion_in_the_sheet_and_close_folds_it(page: Page, server: LiveServer) -> None:
     open_app(page, server)
-    prompt(page, "/suggest-demo many")
-    expect(chips(page)).to_have_count(12)
+    prompts = eighty(40)
+    suggest(page, *[[text(p)] for p in prompts])
     visible = page.locator('[data-testid="suggestion"]:visible')
     more = page.get_by_test_id("suggestions-more")
     expect(more).to_be_visible()
     shown = visible.count()
-    assert 0 < shown < 12  # as many as fit in two lines
-    expect(more).to_have_text(f"+{12 - shown} more")
+    assert 0 < shown < 40  # as many as fit in the room the conversation does not need
+    expect(more).to_have_text(f"+{40 - shown} more")
     more.click()
-    expect(visible).to_have_count(12)
+    expect(visible).to_have_count(40)
     expect(more).to_be_hidden()
     expect(chips(page).nth(shown)).to_be_focused()  # the first one that did not fit
-    expect(chips(page).nth(11)).to_have_text("help")
+    expect(chips(page).nth(39)).to_have_text(prompts[39])
     page.keyboard.press("Escape")  # folds the sheet, focus stays on that suggestion's place in the row
     expect(visible).to_have_count(shown)
     expect(user_messages(page)).to_have_count(1)

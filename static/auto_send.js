@@ -64,7 +64,9 @@
     if (decision.action === "none" || decision.action === "wait") { return; }
     handledGen = offer.generation();
     if (decision.action === "refuse") {
-      byId("auto-send-skipped").hidden = false;  // the user must look and choose
+      var skipped = byId("auto-send-skipped");
+      skipped.setAttribute("data-reason", decision.reason || "not-eligible");  // which reason shows
+      skipped.hidden = false;  // the user must look and choose
       return;
     }
     countdown = { gen: handledGen, seconds: policy.AUTO_SEND_DELAY_S, timer: null };

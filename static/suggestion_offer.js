@@ -82,16 +82,6 @@
 
   // --- expanding before sending: no blind sends ------------------------------------------------------
 
-  // Open, its name is its whole text as shown (the short name would no longer match what is on screen).
-  function expand(button, open) {
-    button.setAttribute("data-truncated", open ? "false" : "true");
-    button.setAttribute("aria-expanded", open ? "true" : "false");
-    if (open && button.hasAttribute("aria-label")) {
-      button.setAttribute("data-label", button.getAttribute("aria-label"));
-      button.removeAttribute("aria-label");
-    }
-  }
-
   // Capture phase, ahead of htmx's own click handler on the button: a suggestion whose text is not all
   // on screen opens on its first click and sends only from the expanded view.
   document.addEventListener("click", function (event) {
@@ -100,7 +90,6 @@
     if (truncated) {
       event.preventDefault();
       event.stopPropagation();
-      expand(truncated, true);
       openSheet();
       focus.focus(truncated);
     }
@@ -125,13 +114,8 @@
     focus.focus(first || focus.current());
   }
 
-  function collapse(less) {
-    closeSheet(less.closest(".chip").querySelector('[data-action="suggestion"]'));
-  }
-
   var CLICKS = {
     "suggestion-edit": function (el) { take(Number(el.getAttribute("data-index")) || 0); },
-    "suggestion-less": collapse,
     "suggestions-more": showAll,
     "suggestions-close": function () { closeSheet(null); },
     "ghost-next": function () { style.cycleGhost(1); update(); },

@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     prompt_suggestions: bool = True
     jetbrains_air: bool = False
     suggestion_style: Literal["chips", "list", "ghost"] = "chips"
+    # Presenter mode for a browser that has not chosen: larger type, no protocol details (the page's
+    # Present button switches it, per browser).
+    present: bool = False
     # The ACP version to offer: "auto" offers v2 and falls back to v1 for an agent that answers 1.
     protocol: Literal["auto", "1", "2"] = "auto"
     # Where webclient keeps what it learnt between starts (which ACP version each agent answered).

@@ -58,9 +58,10 @@ def test_crash_mid_answer_shows_exit_code_and_stderr_and_restart_brings_the_agen
     tab.wait_for(status_is("ready"))
 
     page = Page.parse(tab.html)
-    # One card for the failure, which says how it stands: the agent runs again.
+    # One card for the failure, now a quiet line that says how it stands: the agent was restarted.
     [card] = page.notices_with("agent exited with code 3")
-    assert "the agent is running again" in card
+    assert "The agent stopped and was restarted at" in card
+    assert "running again" not in card and "Restart agent" not in card
     assert page.texts("user") == ["summarise the project"]  # the transcript survives the restart
 
 

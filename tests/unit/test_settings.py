@@ -153,3 +153,12 @@ def test_transcripts_are_kept_unless_the_environment_turns_it_off(
     assert Settings(cwd=tmp_path).keep_transcripts is True
     monkeypatch.setenv("WEBCLIENT_KEEP_TRANSCRIPTS", "0")
     assert Settings(cwd=tmp_path).keep_transcripts is False
+
+
+def test_presenter_mode_is_off_unless_asked_for_on_the_command_line_or_in_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert settings_from_args(["--cwd", str(tmp_path)]).present is False
+    assert settings_from_args(["--cwd", str(tmp_path), "--present"]).present is True
+    monkeypatch.setenv("WEBCLIENT_PRESENT", "1")
+    assert Settings(cwd=tmp_path).present is True

@@ -73,6 +73,7 @@ class NoticeItem:
     failure: bool = False
     restarting: bool = False
     note: str = ""  # how the failure stands now, in the domain's words: restarting, or running again
+    settled_at: float | None = None  # when a restart from it brought the agent back (epoch seconds)
 
     @property
     def latest(self) -> Notice:

@@ -7,6 +7,7 @@ the entries it changed. No I/O here.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 
 from webclient.acp.models import (
@@ -171,12 +172,14 @@ class Transcript:
             return {repeated.id}
         return self._append(NoticeItem(notice=notice))
 
-    def settle_failure(self, notice: Notice) -> set[str]:
-        """The agent runs again: the failure card being restarted says so (nothing when there is none)."""
+    def settle_failure(self, notice: Notice, at: float | None = None) -> set[str]:
+        """The agent runs again: the failure card being restarted says so, and when (`at`, epoch seconds,
+        now when not given); nothing when there is no such card."""
         last = self._last_notice()
         if last is None or not last.failure or not last.restarting:
             return set()
         last.restarting, last.note = False, notice.text
+        last.settled_at = time.time() if at is None else at
         return {last.id}
 
     def add_item(self, item: PermissionItem | FileWriteItem) -> set[str]:

@@ -9,11 +9,11 @@ without the session state knowing of presets.
 from __future__ import annotations
 
 import weakref
+from dataclasses import replace
 
 from webclient.domain.state import SessionState
+from webclient.views.fold import FOLD, Fold
 from webclient.views.presets import Preset
-
-DEFAULT_FIRST = 6  # how many suggestions the page shows before "+N more" without a preset
 
 _assigned: dict[int, Preset] = {}
 
@@ -34,9 +34,10 @@ def of(state: SessionState) -> Preset | None:
     return _assigned.get(id(state))
 
 
-def first_shown(state: SessionState) -> int:
-    """How many of the suggestions on offer show before the fold."""
+def fold_of(state: SessionState) -> Fold:
+    """How `state`'s suggestion list folds: the page's fold, within its preset's limits if it has one."""
     preset = of(state)
     if preset is None:
-        return DEFAULT_FIRST
-    return preset.first_shown([len(s.text) for s in state.suggestions])
+        return FOLD
+    lengths = [len(s.text) for s in state.suggestions]
+    return replace(FOLD, most=preset.first_shown(lengths), area=preset.fold_area)

@@ -1,10 +1,11 @@
 """Presentation presets: how a list of prompt suggestions is presented, as named, validated data.
 
-A preset says the style (chips, list, ghost text), how many suggestions show before the fold, the fold
-rule (rows of chips or lines of a list the folded area may take, measured in the page; or characters of
-suggestion text, counted here), where the list sits, its density, and how many characters of a long
-suggestion show before "+N characters". The three built-in presets are the page's three styles with the
-values the page had before presets existed. What a preset never changes: a suggestion is shown in full,
+A preset says the style (chips, list, ghost text), how many suggestions show before the fold (0: as many
+as fit), the fold rule (the room the conversation does not need, as the page folds without a preset; rows
+of chips or lines of a list the folded area may take, measured in the page; or characters of suggestion
+text, counted here), where the list sits, its density, and how many characters of a long suggestion show
+before "+N characters". The three built-in presets are the page's three styles with the page's values
+(views/fold.py). What a preset never changes: a suggestion is shown in full,
 with every file it attaches and its hidden characters marked, before anything is sent.
 
 A project keeps its own presets in a TOML or JSON file (`{"presets": [{"name": ..., ...}]}`); each
@@ -24,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from webclient.errors import SettingsError
 
 Style = Literal["chips", "list", "ghost"]
-Fold = Literal["rows", "lines", "characters"]
+Fold = Literal["room", "rows", "lines", "characters"]
 Placement = Literal["above_composer", "in_composer"]
 Density = Literal["comfortable", "compact"]
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,39}$"
@@ -41,8 +42,8 @@ class Preset(BaseModel):
 
     name: str = Field(pattern=NAME_PATTERN)
     style: Style = "chips"
-    shown_before_fold: int = Field(default=6, ge=1, le=50)
-    fold: Fold = "rows"
+    shown_before_fold: int = Field(default=0, ge=0, le=50)  # 0: as many as fit
+    fold: Fold = "room"
     fold_size: int = Field(default=2, ge=1, le=10_000)  # rows, lines or characters, as `fold` says
     placement: Placement = "above_composer"
     density: Density = "comfortable"
@@ -63,11 +64,11 @@ class Preset(BaseModel):
         return self.label or self.name
 
     def first_shown(self, lengths: Sequence[int]) -> int:
-        """How many of suggestions of these text lengths show before the fold (rows and lines are then
-        measured in the page, which may fold earlier still)."""
-        shown = min(self.shown_before_fold, len(lengths))
+        """At most how many of suggestions of these text lengths show before the fold, 0 for as many as
+        fit (the room, and rows or lines, are measured in the page, which may fold earlier still)."""
+        shown = min(self.shown_before_fold or len(lengths), len(lengths))
         if self.fold != "characters":
-            return shown
+            return self.shown_before_fold and shown
         total, count = 0, 0
         for length in lengths[:shown]:
             total += length
@@ -77,17 +78,15 @@ class Preset(BaseModel):
         return count
 
     @property
-    def fold_lines(self) -> int | None:
-        """The rows or lines the folded area may take in the page (None: the characters rule)."""
-        return None if self.fold == "characters" else self.fold_size
+    def fold_area(self) -> int:
+        """The rows or lines the folded area may take in the page (0: no limit but the room)."""
+        return self.fold_size if self.fold in ("rows", "lines") else 0
 
 
 BUILT_IN: Mapping[str, Preset] = {
-    "chips": Preset(name="chips", label="Chips", style="chips", fold="rows", fold_size=2),
-    "list": Preset(name="list", label="List", style="list", fold="lines", fold_size=3),
-    "ghost": Preset(
-        name="ghost", label="Ghost text", style="ghost", fold="lines", fold_size=1, placement="in_composer"
-    ),
+    "chips": Preset(name="chips", label="Chips", style="chips"),
+    "list": Preset(name="list", label="List", style="list"),
+    "ghost": Preset(name="ghost", label="Ghost text", style="ghost", placement="in_composer"),
 }
 
 

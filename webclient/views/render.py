@@ -53,6 +53,11 @@ def local_time(when: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
 
 
+def clock_time(when: float) -> str:
+    """A moment (seconds since the epoch) as the server's clock reads it: hours and minutes."""
+    return time.strftime("%H:%M", time.localtime(when))
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
@@ -75,13 +80,14 @@ def environment() -> Environment:
     env.filters["terminal_text"] = terminal_text
     env.filters["plain_text"] = strip_controls
     env.filters["local_time"] = local_time
+    env.filters["clock_time"] = clock_time
     env.filters["compact_count"] = compact_count
     env.globals["keeps_lines"] = keeps_lines
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url
     env.globals["chip_view"] = chip_view
     env.globals["presentation_of"] = presentation.of
-    env.globals["first_shown"] = presentation.first_shown
+    env.globals["fold_of"] = presentation.fold_of
     env.globals["link_warnings"] = link_warnings
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
@@ -99,9 +105,15 @@ def environment() -> Environment:
 
 
 def page(
-    state: SessionState, *, ws_path: str, session_path: str = "/", suggestion_style: str = "chips"
+    state: SessionState,
+    *,
+    ws_path: str,
+    session_path: str = "/",
+    suggestion_style: str = "chips",
+    present: bool = False,
 ) -> str:
-    """The whole page for one session; `suggestion_style` is the presentation a new browser starts with."""
+    """The whole page for one session; `suggestion_style` is the presentation a new browser starts with,
+    `present` whether it starts in presenter mode (each browser may switch, and keeps its choice)."""
     return (
         environment()
         .get_template("index.html")
@@ -110,6 +122,7 @@ def page(
             ws_path=ws_path,
             session_path=session_path,
             suggestion_style=suggestion_style,
+            present=present,
             oob=False,
         )
     )

@@ -96,6 +96,7 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
             ws_path=f"/ws/{local_id}",
             session_path=f"/s/{local_id}",
             suggestion_style=settings.suggestion_style,
+            present=settings.present,
         )
         return HTMLResponse(html, headers={"cache-control": "no-store"})
 

@@ -90,6 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
         "above the composer, or ghost text in it (default chips; the page's Display menu switches live)",
     )
     parser.add_argument(
+        "--present",
+        action="store_true",
+        help="open pages in presenter mode, for showing an agent to an audience: larger type, no protocol "
+        "details (a browser that chose keeps its choice; the page's Present button switches it)",
+    )
+    parser.add_argument(
         "--protocol",
         choices=("auto", "1", "2"),
         help="the ACP version to speak: auto offers v2 and falls back to v1 for an agent that answers 1 "
@@ -138,6 +144,8 @@ def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
         overrides["jetbrains_air"] = True
     if args.protected:
         overrides["protected"] = tuple(args.protected)
+    if args.present:
+        overrides["present"] = True
     settings = Settings(**overrides)
     if settings.study is not None:
         settings = _with_study(settings)

@@ -511,8 +511,10 @@ def test_each_failure_of_the_agent_has_one_card_that_restarts_update_in_place() 
     assert state.add_notice(crash, failure=True) == {card_id}  # it failed again: attempt 2, same card
     assert card.count == 2 and not card.restarting and card.note == ""
     state.add_notice(restarting, failure=True)
-    assert state.transcript.settle_failure(Notice(level=NoticeLevel.INFO, text="running again")) == {card_id}
-    assert card.note == "running again" and not card.restarting
+    assert card.settled_at is None
+    again = Notice(level=NoticeLevel.INFO, text="running again")
+    assert state.transcript.settle_failure(again, at=1_700_000_000.0) == {card_id}
+    assert card.note == "running again" and not card.restarting and card.settled_at == 1_700_000_000.0
     assert len(state.items) == 1
     state.add_user_message([TextPart(text="hello")])
     assert state.add_notice(crash, failure=True) != {card_id}  # after a prompt, a new failure: a new card

@@ -19,10 +19,10 @@ def test_knobs_change_the_base_preset_and_a_bad_one_keeps_it_with_the_reason(tmp
     )
     assert changed.preset.text_limit == 60 and changed.error is None
     assert 'data-preset="chips-a"' in changed.desktop and 'data-role="preset-preview"' in changed.phone
-    bad = side("b", {"b_base": "list", "b_shown_before_fold": "0"}, BUILT_IN, str(tmp_path))
+    bad = side("b", {"b_base": "list", "b_shown_before_fold": "-1"}, BUILT_IN, str(tmp_path))
     assert bad.preset == BUILT_IN["list"]
     assert (
-        bad.error is not None and "shown_before_fold: Input should be greater than or equal to 1" in bad.error
+        bad.error is not None and "shown_before_fold: Input should be greater than or equal to 0" in bad.error
     )
     assert side("a", {"a_base": "nope"}, BUILT_IN, str(tmp_path)).preset == BUILT_IN["chips"]
 

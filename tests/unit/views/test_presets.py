@@ -3,7 +3,6 @@ session a preset is assigned to renders its suggestions with it."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +12,8 @@ from webclient.acp.suggestions import parse_update
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import presentation, render
 from webclient.views.chips import CHIP_TEXT_LIMIT
+from webclient.views.fold import FOLD
 from webclient.views.presets import BUILT_IN, Preset, PresetError, build, load, parse_file
-
-STATIC = Path(__file__).resolve().parents[3] / "static"
 
 
 def offered(*texts: str) -> SessionState:
@@ -30,16 +28,13 @@ def offered(*texts: str) -> SessionState:
 def test_the_built_in_presets_are_the_three_styles_with_the_pages_values() -> None:
     assert list(BUILT_IN) == ["chips", "list", "ghost"]
     assert {p.style for p in BUILT_IN.values()} == {"chips", "list", "ghost"}
-    # The page's folded area: the lines it allows per style, read from the script that measures them.
-    lines = re.search(
-        r"var LINES = \{ chips: (\d+), list: (\d+) \}", (STATIC / "suggestion_fit.js").read_text()
-    )
-    assert lines is not None
-    assert (BUILT_IN["chips"].fold, BUILT_IN["chips"].fold_size) == ("rows", int(lines[1]))
-    assert (BUILT_IN["list"].fold, BUILT_IN["list"].fold_size) == ("lines", int(lines[2]))
     for preset in BUILT_IN.values():
+        # The page's fold: as many as fit in the room the conversation does not need.
+        state = offered("a", "b", "c")
+        presentation.assign(state, preset)
+        assert presentation.fold_of(state) == FOLD
+        assert (preset.fold, preset.shown_before_fold) == ("room", 0)
         assert preset.text_limit == CHIP_TEXT_LIMIT
-        assert preset.shown_before_fold == presentation.DEFAULT_FIRST
         assert preset.density == "comfortable"
     assert BUILT_IN["ghost"].placement == "in_composer" and BUILT_IN["chips"].placement == "above_composer"
 
@@ -48,7 +43,7 @@ def test_a_projects_file_adds_presets_that_start_from_their_styles_values(tmp_pa
     path = tmp_path / "presets.toml"
     path.write_text(
         '[[presets]]\nname = "three-chips"\nshown_before_fold = 3\ndensity = "compact"\n'
-        '[[presets]]\nname = "long-list"\nstyle = "list"\ntext_limit = 400\n'
+        '[[presets]]\nname = "long-list"\nstyle = "list"\nfold = "lines"\nfold_size = 3\ntext_limit = 400\n'
     )
     catalog = load(path)
     assert list(catalog) == ["chips", "list", "ghost", "three-chips", "long-list"]
@@ -72,7 +67,7 @@ def test_a_projects_file_adds_presets_that_start_from_their_styles_values(tmp_pa
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        ({"name": "x", "shown_before_fold": 0}, r"presets\[0\]: shown_before_fold: Input should be greater"),
+        ({"name": "x", "shown_before_fold": -1}, r"presets\[0\]: shown_before_fold: Input should be greater"),
         ({"name": "x", "style": "cards"}, r"presets\[0\]: style: Input should be 'chips', 'list' or 'ghost'"),
         ({"name": "Has Space"}, r"presets\[0\]: name: String should match pattern"),
         ({"name": "x", "colour": "red"}, r"presets\[0\]: colour: Extra inputs are not permitted"),
@@ -106,13 +101,14 @@ def test_the_characters_fold_shows_suggestions_until_their_text_passes_the_size(
     assert preset.first_shown([10, 10, 10, 10]) == 2
     assert preset.first_shown([40, 5]) == 1  # the first always shows
     assert Preset(name="three", shown_before_fold=3).first_shown([5] * 8) == 3
-    assert preset.fold_lines is None and BUILT_IN["chips"].fold_lines == 2
+    assert Preset(name="fits").first_shown([5] * 8) == 0  # as many as fit
+    assert preset.fold_area == 0 and Preset(name="rows", fold="rows", fold_size=2).fold_area == 2
 
 
 def test_a_session_with_a_preset_renders_its_style_fold_density_and_text_limit() -> None:
     state = offered("a" * 100, "b", "c")
     plain = render.region(state, Aspect.SUGGESTIONS)
-    assert "data-preset" not in plain and 'data-first="6"' in plain and "+100 characters" not in plain
+    assert "data-preset" not in plain and 'data-fold-most="0"' in plain and "+100 characters" not in plain
     presentation.assign(
         state,
         Preset(
@@ -127,7 +123,7 @@ def test_a_session_with_a_preset_renders_its_style_fold_density_and_text_limit()
     )
     html = render.region(state, Aspect.SUGGESTIONS)
     assert 'data-style="list"' in html and 'data-preset="tight"' in html and 'data-density="compact"' in html
-    assert 'data-first="2"' in html and 'data-fold-lines="4"' in html
+    assert 'data-fold-most="2"' in html and 'data-fold-area="4"' in html
     assert 'data-more="+60 characters' in html
     presentation.assign(state, None)
     assert "data-preset" not in render.region(state, Aspect.SUGGESTIONS)
