@@ -54,6 +54,7 @@ SCRIPTS = (
     "inspector.js",
     "slash.js",
     "page.js",
+    "live_sync.js",
     "stream.js",
     "playground.js",
 )

@@ -126,9 +126,10 @@ def error_page(status: int, title: str, what_happened: str, what_to_do: str, *, 
     )
 
 
-def item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
-    """One transcript entry; with `oob`, marked to replace the element with the same id."""
-    return _partial("_item.html", state=state, item=entry, oob=oob)
+def item(state: SessionState, entry: Item, *, oob: bool = False, local: bool = False) -> str:
+    """One transcript entry; with `oob`, marked to replace the element with the same id; with `local`, a
+    notice for one tab only (`data-local`), not an entry of the session."""
+    return _partial("_item.html", state=state, item=entry, oob=oob, local=local)
 
 
 def message_added(entry_id: str, added: Markup) -> str:

@@ -169,6 +169,12 @@ class CancelAction(_Action):
     action: Literal["cancel"]
 
 
+class ResyncAction(_Action):
+    """The page found a frame missing, or a digest other than its own: it wants a fresh snapshot."""
+
+    action: Literal["resync"]
+
+
 class StopWorkAction(_Action):
     """ACP v2: stop one tool call or terminal the agent lets the page stop."""
 
@@ -225,6 +231,7 @@ BrowserAction = Annotated[
     | SetModeAction
     | SetConfigOptionAction
     | CancelAction
+    | ResyncAction
     | StopWorkAction
     | RestartAction
     | AuthenticateAction

@@ -45,6 +45,7 @@ from webclient.web.actions import (
     PermissionAction,
     PromptAction,
     RestartAction,
+    ResyncAction,
     SetConfigOptionAction,
     SetModeAction,
     SignInEnvAction,
@@ -69,7 +70,8 @@ class Tab:
     def tell(self, text: str, detail: str | None = None) -> None:
         """Show a message to this tab only, without adding it to the shared transcript."""
         item = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text=text, detail=detail))
-        self.sub.push(render.append_items(str(Markup(render.item(self.live.state, item)))))
+        # Marked as this tab's own: it is no part of what the session's digest says the page shows.
+        self.sub.push(render.append_items(str(Markup(render.item(self.live.state, item, local=True)))))
 
     async def receive(self, socket: WebSocket) -> None:
         """Act on every message the tab sends, until it goes away."""
@@ -112,6 +114,8 @@ class Tab:
                 await live.set_config_option(action.config_id, action.value)
             case CancelAction():
                 await live.cancel()
+            case ResyncAction():
+                live.hub.resync(self.sub)
             case StopWorkAction():
                 await stop_work(live, action.kind, action.work_id)
             case RestartAction():
