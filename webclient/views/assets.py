@@ -51,6 +51,7 @@ SCRIPTS = (
     "auto_send.js",
     "suggestion_keys.js",
     "turn.js",
+    "prompt_queue.js",
     "inspector.js",
     "slash.js",
     "page.js",

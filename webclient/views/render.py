@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
 from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.picker import FoundFile
-from webclient.domain.prompt import Held
+from webclient.domain.prompt import Held, composer_text
 from webclient.domain.state import Aspect, SessionState
 from webclient.text_controls import strip_controls
 from webclient.views import assets, hidden_chars
@@ -80,6 +80,7 @@ def environment() -> Environment:
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url
     env.globals["chip_view"] = chip_view
+    env.globals["waiting_text"] = lambda parts: composer_text(parts, hidden_chars.strip_hidden)
     env.globals["link_warnings"] = link_warnings
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)

@@ -169,6 +169,14 @@ class CancelAction(_Action):
     action: Literal["cancel"]
 
 
+class WaitingAction(_Action):
+    """Cancel a prompt that waits for the turn to end, or take it back into this tab's composer to edit."""
+
+    action: Literal["waiting"]
+    op: Literal["cancel", "edit"]
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class ResyncAction(_Action):
     """The page found a frame missing, or a digest other than its own: it wants a fresh snapshot."""
 
@@ -232,6 +240,7 @@ BrowserAction = Annotated[
     | SetConfigOptionAction
     | CancelAction
     | ResyncAction
+    | WaitingAction
     | StopWorkAction
     | RestartAction
     | AuthenticateAction

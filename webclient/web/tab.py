@@ -52,6 +52,7 @@ from webclient.web.actions import (
     StopWorkAction,
     StoredCopyAction,
     SuggestionAction,
+    WaitingAction,
     parse_action,
 )
 
@@ -116,6 +117,11 @@ class Tab:
                 await live.cancel()
             case ResyncAction():
                 live.hub.resync(self.sub)
+            case WaitingAction():
+                taken = live.take_back(action.id)
+                if action.op == "edit":  # the page puts its text in the composer; its attachments come back
+                    _, held = self.sub.composer.take(taken, hidden_chars.strip_hidden)
+                    self.sub.push(render.composer_attachments(held, live.state.workspace))
             case StopWorkAction():
                 await stop_work(live, action.kind, action.work_id)
             case RestartAction():

@@ -63,6 +63,9 @@ PAGE_IDS = frozenset(
         "composer-options",
         "turn-announcer",
         "restart-form",
+        # prompts waiting for the turn to end (templates/_prompt_queue.html)
+        "prompt-queue",
+        "prompt-queue-title",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
         "suggestions",
         "ghost-text",
@@ -368,6 +371,7 @@ def test_snapshot_top_level_elements_are_all_out_of_band_swaps() -> None:
         "auth",
         "suggestions",
         "ghost-text",
+        "prompt-queue",
         "sidebar-sessions",
         "sidebar-stored",
         "kept-copies",
@@ -399,7 +403,15 @@ def test_status_region_carries_the_badge_and_the_buttons_that_depend_on_it() -> 
     testids = [t.attrs.get("data-testid") for t in found]
     assert "cancel" in testids and "send" in testids
     send = next(t for t in found if t.attrs.get("data-testid") == "send")
-    assert "disabled" in send.attrs
+    assert "disabled" not in send.attrs  # what is sent now waits for the turn to end, and it says so
+    assert send.attrs.get("data-waits") == "true"
+
+
+def test_send_is_disabled_when_nothing_sent_could_go_out_or_wait() -> None:
+    state = SessionState()
+    state.set_agent_status(AgentStatus.EXITED)
+    send = next(t for t in tags(render.region(state, Aspect.STATUS)) if t.attrs.get("data-testid") == "send")
+    assert "disabled" in send.attrs and "data-waits" not in send.attrs
 
 
 def test_send_is_enabled_only_when_the_session_can_prompt() -> None:
