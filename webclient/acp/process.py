@@ -137,6 +137,7 @@ class AgentProcess:
         with contextlib.suppress(TimeoutError):  # now the pipes close: let asyncio finish the transport
             async with asyncio.timeout(grace):
                 await proc.wait()
+        _close_transport(proc)
         if self._stderr_task is not None:
             await cancel_and_wait(self._stderr_task)
 
@@ -165,3 +166,16 @@ class AgentProcess:
         while data := await stream.read(STDERR_READ):
             self._stderr.feed(data)
         self._stderr.close()
+
+
+def _close_transport(proc: asyncio.subprocess.Process) -> None:
+    """Close the process's pipes and its asyncio transport, whatever still holds the other ends.
+
+    A process that left the agent's group (a daemon it started with `setsid`) survives the group's SIGKILL
+    and keeps the pipes open, so asyncio never finishes the transport by itself; left open, it outlives
+    the event loop, and its finaliser fails later ("Exception ignored in BaseSubprocessTransport.__del__
+    ... Event loop is closed"). Closing a finished transport again does nothing.
+    """
+    transport = getattr(proc, "_transport", None)  # asyncio has no public way to close it
+    if transport is not None:
+        transport.close()
