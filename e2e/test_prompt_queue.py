@@ -8,6 +8,7 @@ permission request waits shows as waiting, can be edited or cancelled, and goes 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,10 +45,10 @@ def queue_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServe
 
 
 def open_fresh(page: Page, server: LiveServer) -> None:
-    """Open a new session of the module's server (every other closed), signed in, once it is ready."""
-    open_signed_in(page, server)
+    """Open a new session of the module's server (every other closed first, so no page of this test is
+    sent elsewhere as they close), signed in, once it is ready."""
     local_id = fresh_session(server, AGENT_STARTUP_TIMEOUT, opened=None)
-    page.goto(f"{server.base}/s/{local_id}")
+    open_signed_in(page, dataclasses.replace(server, url=f"{server.base}/s/{local_id}"))
     ready(page)
 
 

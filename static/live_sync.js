@@ -61,13 +61,14 @@
   root.webclient = root.webclient || {};
   root.webclient.liveSync = { resyncs: 0 };
 
-  function ask() {
+  function ask(reason) {
     root.clearTimeout(askTimer);
     if (!socket) { return; }
     root.webclient.liveSync.resyncs += 1;
     document.body.setAttribute("data-resyncs", String(root.webclient.liveSync.resyncs));
-    try { socket.sendImmediately(JSON.stringify({ action: "resync" })); } catch (e) { /* closed: it reconnects */ }
-    askTimer = root.setTimeout(function () { if (tracker.awaiting) { ask(); } }, ASK_AGAIN_MS);
+    var message = { action: "resync", reason: reason, seen: pageDigest(document).slice(0, 300) };
+    try { socket.sendImmediately(JSON.stringify(message)); } catch (e) { /* closed: it reconnects */ }
+    askTimer = root.setTimeout(function () { if (tracker.awaiting) { ask("again"); } }, ASK_AGAIN_MS);
   }
 
   document.addEventListener("htmx:wsOpen", function (event) {
@@ -83,11 +84,11 @@
     if (verdict === "apply" && header && header.snapshot) { root.clearTimeout(askTimer); }
     if (verdict === "apply" && header && header.digest) {  // a digest comes alone: nothing to swap
       if (header.digest === pageDigest(document)) { verdict = "checked"; }
-      else { tracker.diverged(); verdict = "gap"; }
+      else { tracker.diverged(); verdict = "digest"; }
     }
     if (verdict === "apply") { return; }
     event.preventDefault();
     event.stopImmediatePropagation();
-    if (verdict === "gap") { ask(); }
+    if (verdict === "gap" || verdict === "digest") { ask(verdict); }
   }, true);
 })(typeof window !== "undefined" ? window : globalThis);

@@ -24,7 +24,7 @@ from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.card_stream import SETTLE_AFTER
 from webclient.views.inspector import Batch, Cursor, InspectorFeed
-from webclient.views.live_sync import DigestBeacon
+from webclient.views.live_sync import DigestBeacon, digest
 from webclient.views.markdown_stream import answer_text
 from webclient.views.regions import is_region
 from webclient.views.rendered import Rendered
@@ -108,9 +108,13 @@ class LiveHub:
         self._subscribers.add(sub)
         return sub
 
-    def resync(self, sub: Subscriber) -> None:
+    def resync(self, sub: Subscriber, reason: str = "gap", seen: str = "") -> None:
         """The tab found it missed something: it is sent a fresh snapshot before the next frame (by the
         flusher, so no frame rendered for what it showed before follows the snapshot)."""
+        # Rare, and each one a frame lost on the way or a page that went its own way: worth a line.
+        log.info(
+            "a tab asked for a snapshot (%s; it showed %r, the session %r)", reason, seen, digest(self.state)
+        )
         self._resyncs.add(sub)
         self._wake.set()
 

@@ -178,9 +178,12 @@ class WaitingAction(_Action):
 
 
 class ResyncAction(_Action):
-    """The page found a frame missing, or a digest other than its own: it wants a fresh snapshot."""
+    """The page found a frame missing (`gap`), or a digest other than its own (`digest`; `seen` is the
+    page's): it wants a fresh snapshot. `again`: an earlier request brought none."""
 
     action: Literal["resync"]
+    reason: Literal["gap", "digest", "again"] = "gap"
+    seen: Annotated[str, Field(max_length=300)] = ""
 
 
 class StopWorkAction(_Action):

@@ -116,7 +116,7 @@ class Tab:
             case CancelAction():
                 await live.cancel()
             case ResyncAction():
-                live.hub.resync(self.sub)
+                live.hub.resync(self.sub, action.reason, action.seen)
             case WaitingAction():
                 taken = live.take_back(action.id)
                 if action.op == "edit":  # the page puts its text in the composer; its attachments come back
