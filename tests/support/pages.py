@@ -22,7 +22,11 @@ def open_app(page: Page, server: LiveServer) -> None:
 
 def sockets_through(page: Page) -> list[WebSocketRoute]:
     """Route the page's live sockets through to the server, and list each as it opens (the newest last),
-    so a test can drop one as a network would; everything else stays the real server's."""
+    so a test can drop one as a network would; everything else stays the real server's.
+
+    A routed frame passes through this process, and Playwright's sync API moves it on only while the test
+    is inside a Playwright call: a test that sleeps blind holds every frame meanwhile, and the page looks
+    stuck (its "working…" after a turn ended) though the server sent it all. Wait with `expect`."""
     sockets: list[WebSocketRoute] = []
 
     def through(route: WebSocketRoute) -> None:
