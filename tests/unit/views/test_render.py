@@ -17,6 +17,7 @@ from webclient.acp.models import (
     NoticeLevel,
     PlanEntry,
     PlanEvent,
+    PromptBlock,
     ResourceLinkPart,
     ResourcePart,
     SessionInfoEvent,
@@ -526,3 +527,23 @@ def test_header_usage_is_short_with_the_whole_count_and_cost_on_hover(
     [usage] = [t for t in tags(html) if t.attrs.get("data-testid") == "usage"]
     assert f"{used:,} of {size:,} tokens used · 0.0001 USD" in (usage.attrs.get("title") or "")
     assert f"context {shown} · 0.0001 USD" in " ".join(text(html).split())
+
+
+def test_the_prompts_that_wait_show_in_order_and_say_when_they_go_out() -> None:
+    state = SessionState(session_id="a1")
+    state.set_agent_status(AgentStatus.READY)
+    state.begin_turn([TextPart(text="first")])
+    for said in ("second <b>", "third"):
+        state.waiting.hold(state, (PromptBlock(part=TextPart(text=said)),), auto_sent=False)
+    html = render.region(state, Aspect.QUEUE)
+    rows = [t for t in tags(html) if t.attrs.get("data-testid") == "waiting-prompt"]
+    assert [r.attrs["data-text"] for r in rows] == ["second <b>", "third"]
+    assert "second &lt;b&gt;" in html and "when the agent finishes" in html
+    state.set_agent_status(AgentStatus.EXITED)  # the turn ended with the agent: nothing goes out by itself
+    assert "the agent stopped before they could go" in render.region(state, Aspect.QUEUE)
+
+
+def test_no_prompt_waits_the_region_is_there_but_hidden() -> None:
+    state = SessionState()
+    roots = top_level(render.region(state, Aspect.QUEUE))
+    assert [(r.attrs.get("id"), "hidden" in r.attrs) for r in roots] == [("prompt-queue", True)]
