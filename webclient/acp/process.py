@@ -12,7 +12,7 @@ from pathlib import Path
 from webclient.acp.endpoint import GarbageCallback, Intercept, OverflowCallback
 from webclient.acp.stderr_tail import StderrTail
 from webclient.acp.transport import NdjsonTransport
-from webclient.aio import cancel_and_wait
+from webclient.aio import cancel_and_wait, close_transport, exited
 from webclient.errors import AgentExitedError, AgentStartError
 
 # How much asyncio buffers of the agent's stdout before a line counts as long. Long lines are legal (file
@@ -137,7 +137,7 @@ class AgentProcess:
         with contextlib.suppress(TimeoutError):  # now the pipes close: let asyncio finish the transport
             async with asyncio.timeout(grace):
                 await proc.wait()
-        _close_transport(proc)
+        close_transport(proc)
         if self._stderr_task is not None:
             await cancel_and_wait(self._stderr_task)
 
@@ -147,10 +147,7 @@ class AgentProcess:
         Not `process.wait()`: (on Python 3.11) it also waits until every pipe is closed, and a child the
         agent started that inherited its stdout or stderr keeps them open long after the agent died.
         """
-        proc = self.process
-        while proc.returncode is None:
-            await asyncio.sleep(EXIT_POLL_INTERVAL)
-        return proc.returncode
+        return await exited(self.process, EXIT_POLL_INTERVAL)
 
     def _signal_group(self, sig: signal.Signals) -> None:
         if self._process is None:
@@ -166,16 +163,3 @@ class AgentProcess:
         while data := await stream.read(STDERR_READ):
             self._stderr.feed(data)
         self._stderr.close()
-
-
-def _close_transport(proc: asyncio.subprocess.Process) -> None:
-    """Close the process's pipes and its asyncio transport, whatever still holds the other ends.
-
-    A process that left the agent's group (a daemon it started with `setsid`) survives the group's SIGKILL
-    and keeps the pipes open, so asyncio never finishes the transport by itself; left open, it outlives
-    the event loop, and its finaliser fails later ("Exception ignored in BaseSubprocessTransport.__del__
-    ... Event loop is closed"). Closing a finished transport again does nothing.
-    """
-    transport = getattr(proc, "_transport", None)  # asyncio has no public way to close it
-    if transport is not None:
-        transport.close()
