@@ -28,7 +28,8 @@
   var ACTING = '[data-action="send"], [data-action="suggestion"], [data-action="suggestion-edit"], ' +
     '[data-role="permission"] button, [data-action="new-session"], [data-action="load-session"], ' +
     '[data-action="resume-session"], [data-action="close-session"], [data-action="restart"], ' +
-    '[data-action="cancel"], [data-action="starter"], #session-header select, #session-header input';
+    '[data-action="cancel"], [data-action="starter"], #session-header select, #session-header input, ' +
+    '[data-action="waiting-edit"], [data-action="waiting-cancel"]';
 
   function setActingDisabled(off) {
     document.querySelectorAll(ACTING).forEach(function (el) {

@@ -23,6 +23,7 @@
   // What to do with one top-level element of a frame, or null if it is not a piece of a streamed answer.
   function planFor(node) {
     if (node.nodeType === 3 && node.nodeValue.trim() === "") { return { skip: true }; }
+    if (node.nodeType === 8) { return { skip: true }; }  // the frame's header (static/live_sync.js)
     if (node.nodeType !== 1) { return null; }
     var how = node.getAttribute("hx-swap-oob");
     if (how && how.indexOf("beforeend:#") === 0) {

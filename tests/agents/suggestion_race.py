@@ -3,7 +3,8 @@
 The sequence that once left a finished turn looking stuck in the page (status "working...", Cancel
 shown, a withdrawn chip still offered) until some later event:
 
-- any prompt: `[]`, the answer "You said: ...", `end_turn`, then the list `["Pick one", "Pick two"]`;
+- any prompt: `[]`, the answer "You said: ...", `end_turn`, then the list `["Pick one", "Pick two"]`, the
+  second with a file (its chip opens on a first click and sends on the second);
 - `replace`: `[]`, a chunk, `["First A", "First B"]`, 0.3 s later `["Second C"]`, then `end_turn`;
 - `withdraw`: `[]`, the chunk "ok withdraw", `["Soon gone"]`, 0.3 s later `[]`, then `end_turn`.
 
@@ -18,8 +19,12 @@ from typing import Any
 import wire
 
 
-def offer(session_id: str, *texts: str) -> None:
+def offer(session_id: str, *texts: str, file_with: str = "") -> None:
     suggestions = [{"prompt": [{"type": "text", "text": t}]} for t in texts]
+    for suggestion, text in zip(suggestions, texts, strict=True):
+        if text == file_with:
+            link = {"type": "resource_link", "name": "notes.txt", "uri": "file:///tmp/notes.txt"}
+            suggestion["prompt"].append(link)
     wire.update(session_id, {"sessionUpdate": "prompt_suggestions_update", "suggestions": suggestions})
 
 
@@ -40,7 +45,8 @@ def turn(request: dict[str, Any]) -> None:
     else:
         wire.say(sid, f"You said: {said}")
         wire.respond(request, {"stopReason": "end_turn"})
-        offer(sid, "Pick one", "Pick two")  # after the answer, as claude-agent-acp sends its suggestions
+        # After the answer, as claude-agent-acp sends its suggestions.
+        offer(sid, "Pick one", "Pick two", file_with="Pick two")
         return
     wire.respond(request, {"stopReason": "end_turn"})
 

@@ -64,7 +64,7 @@ def test_a_tab_that_lost_its_socket_can_ask_whether_its_session_is_still_served(
     assert app.client.head("/s/s1").status_code == 401  # a server that no longer knows the tab
 
 
-def test_a_prompt_while_the_agent_is_working_is_refused_in_that_tab_only(
+def test_a_prompt_while_a_v1_agent_is_working_waits_in_every_tab_and_goes_out_when_the_turn_ends(
     start_app: StartApp, tmp_path: Path
 ) -> None:
     gate = tmp_path / "gate"
@@ -76,15 +76,18 @@ def test_a_prompt_while_the_agent_is_working_is_refused_in_that_tab_only(
     sender.wait_for(lambda html: "first half" in Page.parse(html).agent_text)
 
     sender.send(action="prompt", text="a second prompt too early")
-    sender.wait_for(has_notice("cannot take a prompt now (working)"))
+    waiting = 'data-testid="waiting-prompt"'
+    for tab in (sender, other):  # shown as waiting, not in the transcript yet
+        tab.wait_for(lambda html: waiting in html and "a second prompt too early" in html)
+        assert Page.parse(tab.html).texts("user") == ["the first prompt"]
     gate.touch()
     for tab in (sender, other):
-        tab.wait_for(turn_finished("the first prompt"))
+        tab.wait_for(turn_finished("a second prompt too early"))
 
-    assert Page.parse(other.html).notices == []
     for page in (Page.parse(sender.html), Page.parse(other.html), Page.parse(_snapshot(app))):
-        assert page.texts("user") == ["the first prompt"]
-        assert page.texts("agent") == ["first half, second half."]
+        assert page.notices == []
+        assert page.texts("user") == ["the first prompt", "a second prompt too early"]
+        assert page.texts("agent") == ["first half, second half.", "first half, second half."]
 
 
 @pytest.mark.parametrize(

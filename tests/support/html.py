@@ -387,3 +387,8 @@ def frame_documents(html: str) -> dict[tuple[str, str, str], str]:
     parser = _Frames()
     parser.feed(html)
     return parser.found
+
+
+def unnumbered(frame: str) -> str:
+    """A live frame without the header that numbers it (`webclient/views/live_sync.py`)."""
+    return re.sub(r"^<!--[^>]*-->", "", frame)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
@@ -21,7 +22,11 @@ def open_app(page: Page, server: LiveServer) -> None:
 
 def sockets_through(page: Page) -> list[WebSocketRoute]:
     """Route the page's live sockets through to the server, and list each as it opens (the newest last),
-    so a test can drop one as a network would; everything else stays the real server's."""
+    so a test can drop one as a network would; everything else stays the real server's.
+
+    A routed frame passes through this process, and Playwright's sync API moves it on only while the test
+    is inside a Playwright call: a test that sleeps blind holds every frame meanwhile, and the page looks
+    stuck (its "working…" after a turn ended) though the server sent it all. Wait with `expect`."""
     sockets: list[WebSocketRoute] = []
 
     def through(route: WebSocketRoute) -> None:
@@ -30,6 +35,17 @@ def sockets_through(page: Page) -> list[WebSocketRoute]:
 
     page.route_web_socket(re.compile(r"/ws(/|$)"), through)
     return sockets
+
+
+def sockets_losing(page: Page, lose: Callable[[str], bool]) -> None:
+    """Route the page's live sockets through the test, which passes each frame from the server on to the
+    page but those `lose` says to lose on the way (as a network would); what the page sends goes through."""
+
+    def through(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+        server.on_message(lambda message: None if lose(str(message)) else route.send(message))
+
+    page.route_web_socket(re.compile(r"/ws(/|$)"), through)
 
 
 def choose_style(page: Page, style: str) -> None:

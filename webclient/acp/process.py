@@ -12,7 +12,7 @@ from pathlib import Path
 from webclient.acp.endpoint import GarbageCallback, Intercept, OverflowCallback
 from webclient.acp.stderr_tail import StderrTail
 from webclient.acp.transport import NdjsonTransport
-from webclient.aio import cancel_and_wait
+from webclient.aio import cancel_and_wait, close_transport, exited
 from webclient.errors import AgentExitedError, AgentStartError
 
 # How much asyncio buffers of the agent's stdout before a line counts as long. Long lines are legal (file
@@ -137,6 +137,7 @@ class AgentProcess:
         with contextlib.suppress(TimeoutError):  # now the pipes close: let asyncio finish the transport
             async with asyncio.timeout(grace):
                 await proc.wait()
+        close_transport(proc)
         if self._stderr_task is not None:
             await cancel_and_wait(self._stderr_task)
 
@@ -146,10 +147,7 @@ class AgentProcess:
         Not `process.wait()`: (on Python 3.11) it also waits until every pipe is closed, and a child the
         agent started that inherited its stdout or stderr keeps them open long after the agent died.
         """
-        proc = self.process
-        while proc.returncode is None:
-            await asyncio.sleep(EXIT_POLL_INTERVAL)
-        return proc.returncode
+        return await exited(self.process, EXIT_POLL_INTERVAL)
 
     def _signal_group(self, sig: signal.Signals) -> None:
         if self._process is None:

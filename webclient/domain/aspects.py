@@ -13,6 +13,7 @@ class Aspect(StrEnum):
     PLAN = "plan"
     SIGN_IN = "sign-in"
     SUGGESTIONS = "suggestions"
+    QUEUE = "queue"  # the prompts waiting for the running turn to end
     SESSIONS = "sessions"  # the other sessions, live and stored
     KEPT_COPIES = "kept-copies"  # the copies webclient kept of sessions no agent brings back
     COMMANDS = "commands"

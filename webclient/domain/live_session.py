@@ -36,6 +36,7 @@ from webclient.domain.file_requests import FileRequests
 from webclient.domain.files import FileAccess
 from webclient.domain.permissions import PermissionDesk
 from webclient.domain.prompt import ComposerAttachments, PromptRejected
+from webclient.domain.prompt_queue import WaitingPrompt
 from webclient.domain.protected import ProtectedPaths
 from webclient.domain.reasons import describe_stop_reason, error_detail, failure_text
 from webclient.domain.state import Aspect, SessionState, TurnState
@@ -66,8 +67,7 @@ class LiveSession(Generic[SinkT]):
         cancel_grace: float = CANCEL_GRACE_SECONDS,
     ) -> None:
         """`agent_label`: the agent's name in the settings. `protected`: writes there wait for the user's
-        approval (None: no path is protected).
-        `cancel_grace`: seconds after Cancel before an agent still in its turn counts as unresponsive."""
+        approval (None: none). `cancel_grace`: seconds after Cancel before an agent still working is stuck."""
         self.local_id = local_id
         # The agent is known before the sink is made: a sink may depend on it (its protocol log does).
         self.state = SessionState(agent_key=agent_key, agent_label=agent_label, workspace=str(files.roots[0]))
@@ -111,11 +111,6 @@ class LiveSession(Generic[SinkT]):
                 await cancel_and_wait(task)
         await self.hub.stop()
 
-    async def wait_turn(self) -> None:
-        """Until the running turns (if any) have ended."""
-        if self._turns:
-            await asyncio.wait(list(self._turns))
-
     @property
     def prompt_capabilities(self) -> PromptCapabilities:
         info = self.agent.info if self.agent else None
@@ -128,16 +123,15 @@ class LiveSession(Generic[SinkT]):
         self.submit_blocks([PromptBlock(part=part) for part in parts], auto_sent=auto_sent)
 
     def submit_blocks(self, blocks: Sequence[PromptBlock], *, auto_sent: bool = False) -> None:
-        """Start a turn with this prompt; raises Refused when the session cannot take one now.
-
-        The transcript shows the blocks' parts; the agent layer sends each block (one an agent wrote, a
-        chosen suggestion's, goes out exactly as the agent sent it). Before the agent's `session/new` has
-        answered, the prompt waits and goes out once it has.
-        """
-        if not self.state.can_prompt or self.agent is None:
-            raise Refused(f"the agent cannot take a prompt now ({self.state.display_status})")
+        """Start a turn with this prompt, or, while a turn runs, have it wait for its end (`prompt_queue`);
+        raises Refused when it can do neither. The transcript shows the blocks' parts; the agent layer sends
+        each block (one an agent wrote, a chosen suggestion's, goes out exactly as the agent sent it).
+        Before the agent's `session/new` has answered, the prompt waits and goes out once it has."""
         if not blocks:
             raise Refused("an empty prompt was not sent")
+        if not self.state.can_prompt or self.agent is None:
+            self.hub.mark(self.state.waiting.hold(self.state, blocks, auto_sent=auto_sent))
+            return
         parts = [block.part for block in blocks]
         self.hub.mark(self.state.begin_turn(parts, auto_sent=auto_sent))
         self.on_status()
@@ -262,6 +256,16 @@ class LiveSession(Generic[SinkT]):
             self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
             if self.turn_ended is not None:
                 self.turn_ended()
+            waiting = self.state.waiting.next() if self.state.can_prompt and self.agent else None
+            if waiting is not None:  # the first prompt that waited goes out: the queue shows one fewer
+                self.hub.mark({Aspect.QUEUE})
+                self.submit_blocks(waiting.blocks)
+
+    def take_back(self, prompt_id: str) -> WaitingPrompt:
+        """A waiting prompt the person cancels or takes back to edit; Refused if it went out already."""
+        taken, changed = self.state.waiting.take(prompt_id)
+        self.hub.mark(changed)
+        return taken
 
     async def _check_withdrawal(self) -> None:
         await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
@@ -291,10 +295,6 @@ class LiveSession(Generic[SinkT]):
     def cancel_permissions(self) -> None:
         """Answer every open request "cancelled" (a cancel, an agent that exited)."""
         self.permissions.cancel()
-
-    @property
-    def has_pending_permission(self) -> bool:
-        return self.permissions.waiting
 
     def _terminal_changed(self, terminal_id: str, output: TerminalOutput) -> None:
         self.hub.mark(self.state.set_terminal(terminal_id, output))

@@ -18,6 +18,7 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from webclient.acp.models import (
     ContentPart,
@@ -25,7 +26,6 @@ from webclient.acp.models import (
     PromptCapabilities,
     ResourceLinkPart,
     ResourcePart,
-    Suggestion,
     TextPart,
 )
 
@@ -38,6 +38,16 @@ TOKEN_OPEN, TOKEN_CLOSE = "\u27e6", "\u27e7"
 _TOKEN = re.compile(f"{TOKEN_OPEN}([^{TOKEN_OPEN}{TOKEN_CLOSE}\n]{{1,200}}){TOKEN_CLOSE}")
 
 TextCleaner = Callable[[str], str]
+
+
+class Offered(Protocol):
+    """A whole prompt the composer can take: a suggestion, or a prompt taken back from waiting."""
+
+    @property
+    def parts(self) -> Sequence[ContentPart]: ...
+
+    @property
+    def blocks(self) -> Sequence[PromptBlock]: ...
 
 
 class PromptRejected(ValueError):
@@ -139,8 +149,9 @@ class ComposerAttachments:
         (label,) = unique_labels([part], [h.label for h in self._held.values()])
         return self._hold(label, PromptBlock(part=part), inline=inline)
 
-    def take(self, suggestion: Suggestion, clean: TextCleaner) -> tuple[str, list[Held]]:
-        """Put a suggestion into the (empty) composer: the text to show and the attachments it now holds.
+    def take(self, suggestion: Offered, clean: TextCleaner) -> tuple[str, list[Held]]:
+        """Put a suggestion (or a prompt that waited) into the composer: the text to show and the
+        attachments it now holds.
 
         The page asks only over an empty composer, but an attachment of the user's may still be on its
         way to the page: nothing held is dropped except what a token of the suggestion would name, so
@@ -157,7 +168,7 @@ class ComposerAttachments:
         # Sent unchanged, it goes out exactly as the agent wrote it, `_meta` and annotations included;
         # unless cleaning removed hidden characters: then what the user saw is what is sent.
         if all(_defuse(clean(p.text)) == p.text for p in suggestion.parts if isinstance(p, TextPart)):
-            self._origin = (text, suggestion.blocks)
+            self._origin = (text, tuple(suggestion.blocks))
         return text, held
 
     def drop(self, attachment_id: str) -> None:

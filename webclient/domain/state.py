@@ -50,6 +50,7 @@ from webclient.domain.items import (
     ToolCallItem,
 )
 from webclient.domain.kept import KeptCopy
+from webclient.domain.prompt_queue import PromptQueue
 from webclient.domain.sidebar import Sidebar, changed_parts
 from webclient.domain.sign_in import SignIn
 from webclient.domain.transcript import Transcript
@@ -83,6 +84,7 @@ class SessionState:
     usage: UsageEvent | None = None
     sign_in: SignIn = field(default_factory=SignIn)
     queued: bool = False  # a prompt waits for the session to exist
+    waiting: PromptQueue = field(default_factory=PromptQueue)  # prompts sent while a turn ran
     # The list on offer, and a counter that changes with every replacement: the browser names the list
     # it acted on, so a choice made on a list that was replaced meanwhile is refused, never misapplied.
     suggestions: tuple[Suggestion, ...] = ()
@@ -273,11 +275,8 @@ class SessionState:
         return {Aspect.SUGGESTIONS}
 
     def add_notice(self, notice: Notice, *, failure: bool = False) -> set[str]:
-        """Show a notice; one of the same kind as the last notice since the user's last prompt joins it.
-
-        An agent that logs to stdout makes one notice per line; collapsing keeps the transcript readable,
-        and the message being streamed stays open, so its text is not cut into pieces either.
-        """
+        """Show a notice; one of the same kind as the last since the user's last prompt joins it (an agent
+        that logs to stdout makes one a line), and the message being streamed stays open, uncut."""
         return self.transcript.add_notice(notice, failure=failure)  # one card per failure of the agent
 
     def set_agent_status(self, status: AgentStatus) -> set[str]:

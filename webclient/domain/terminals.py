@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from webclient.acp.models import TerminalExit, TerminalOutput, TerminalRequest
-from webclient.aio import cancel_and_wait
+from webclient.aio import cancel_and_wait, close_transport, exited
 from webclient.domain.files import FileAccess, FileAccessError
 from webclient.errors import RequestRefused
 
@@ -190,12 +190,13 @@ class TerminalManager:
         """Read the command's output as it comes, then record how it ended."""
         reader = asyncio.create_task(self._read(terminal))
         try:
-            code = await terminal.process.wait()
+            code = await exited(terminal.process)
             await asyncio.wait({reader}, timeout=DRAIN_GRACE_SECONDS)
         finally:
             if not reader.done():
                 terminal.kill()  # a child still holds the pipe open: it goes with the command
             await cancel_and_wait(reader)
+            close_transport(terminal.process)  # one that left the group holds it still
         terminal.end_group()
         terminal.exit = exit_of(code)
         terminal.exited.set()

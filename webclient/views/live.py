@@ -6,6 +6,9 @@ chunk is on screen a few milliseconds after the agent wrote it). While changes k
 frame waits for two things: the frame budget (`interval`, the least time between two frames) and every
 tab having taken its previous frame (a tab that falls behind slows the frames down instead of piling
 them up). So a flood costs the browser a bounded number of swaps, all of the same markup in every tab.
+
+Every frame to a tab is numbered, and a digest follows each burst (`views/live_sync.py`): a page that
+missed a frame asks for a snapshot (`resync`), which the flusher sends before its next frame.
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from webclient.aio import cancel_and_wait
 from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
-from webclient.views.card_stream import SETTLE_AFTER, CardShown, card_append, card_shown
+from webclient.views.card_stream import SETTLE_AFTER
 from webclient.views.inspector import Batch, Cursor, InspectorFeed
-from webclient.views.markdown_stream import answer_text, finished_end, streamed_text
+from webclient.views.live_sync import DigestBeacon, digest
+from webclient.views.markdown_stream import answer_text
 from webclient.views.regions import is_region
-from webclient.views.streamed import Shown, Stream, StreamFrame
+from webclient.views.rendered import Rendered
+from webclient.views.streamed import Shown, Stream
 from webclient.views.subscriber import Subscriber
 from webclient.views.weight import heavy, suggestions_size, text_size
 
@@ -53,6 +58,9 @@ class LiveHub:
         self.frames_sent = 0
         self.inspector = inspector  # None: no protocol inspector
         self._watchers: list[Callable[[set[str]], None]] = []
+        self._resyncs: set[Subscriber] = set()  # tabs that asked for a fresh snapshot
+        self._rendering = False
+        self._beacon = DigestBeacon(state, self._tell_digest, self._settled)
 
     def start(self) -> None:
         if self._task is None:
@@ -66,6 +74,7 @@ class LiveHub:
             timer.cancel()
         self._format_timers.clear()
         self._settle_timers.clear()
+        self._beacon.stop()
         self._drop_tabs()  # a tab whose queue is full too: without its end marker it stays connected, deaf
 
     def mark(self, keys: Iterable[str]) -> None:
@@ -94,13 +103,38 @@ class LiveHub:
     def subscribe(self) -> Subscriber:
         """A new tab: it gets a full snapshot first, then every later change."""
         sub = Subscriber()
-        sub.push(render.snapshot(self.state))
-        sub.known_items = {entry.id for entry in self.state.items}
-        for entry in self.state.items:
-            if (text := streamed_text(entry)) is not None:
-                sub.streamed[entry.id] = Shown(finished_end(text), len(text))  # as the snapshot has it
+        sub.push(render.snapshot(self.state), snapshot=True)
+        sub.shows(self.state)
         self._subscribers.add(sub)
         return sub
+
+    def resync(self, sub: Subscriber, reason: str = "gap", seen: str = "") -> None:
+        """The tab found it missed something: it is sent a fresh snapshot before the next frame (by the
+        flusher, so no frame rendered for what it showed before follows the snapshot)."""
+        # Rare, and each one a frame lost on the way or a page that went its own way: worth a line.
+        log.info(
+            "a tab asked for a snapshot (%s; it showed %r, the session %r)", reason, seen, digest(self.state)
+        )
+        self._resyncs.add(sub)
+        self._wake.set()
+
+    def _send_snapshots(self) -> None:
+        resyncs, self._resyncs = self._resyncs & self._subscribers, set()
+        for sub in resyncs:
+            sub.push(render.snapshot(self.state), snapshot=True)
+            sub.shows(self.state)
+            if sub.watching_inspector:
+                self.watch_inspector(sub, True)
+        if resyncs:
+            self._beacon.frame_sent()
+
+    def _settled(self) -> bool:
+        """Every change is out to the tabs: nothing dirty, no frame rendering, no snapshot due."""
+        return not self._dirty and not self._rendering and not self._resyncs
+
+    def _tell_digest(self, digest: str) -> None:
+        for sub in list(self._subscribers):
+            sub.push("", digest=digest)
 
     def watch_inspector(self, sub: Subscriber, watching: bool) -> None:
         """A tab opened (or closed) its protocol inspector: bring it up to date, then keep it so."""
@@ -138,10 +172,15 @@ class LiveHub:
         # One huge chunk, tool update or diff, or a long suggestion list: rendered off the loop, so other
         # tabs are served meanwhile.
         # The state may change while it renders; whatever changes is marked again and goes out next.
-        frames = await asyncio.to_thread(self._render, taken) if heavy(sizes) else self._render(taken)
+        self._rendering = True
+        try:
+            frames = await asyncio.to_thread(self._render, taken) if heavy(sizes) else self._render(taken)
+        finally:
+            self._rendering = False
         self._deliver(taken, frames)
 
     def _take(self) -> _Taken | None:
+        self._send_snapshots()
         dirty, self._dirty = self._dirty, set()
         self._wake.clear()
         if not dirty or not self._subscribers:
@@ -170,7 +209,7 @@ class LiveHub:
 
     def _render(self, taken: _Taken) -> list[tuple[Subscriber, str]]:
         regions = "".join(render.region(self.state, key) for key in sorted(taken.dirty) if is_region(key))
-        rendered = _Rendered(self.state, self._streams, taken.now, taken.settle)
+        rendered = Rendered(self.state, self._streams, taken.now, taken.settle)
         return [(sub, regions + self._entries_for(sub, taken.entries, rendered)) for sub in taken.subscribers]
 
     def _deliver(self, taken: _Taken, frames: list[tuple[Subscriber, str]]) -> None:
@@ -182,11 +221,12 @@ class LiveHub:
             if sub.dropped:
                 self._subscribers.discard(sub)
         self.frames_sent += 1
+        self._beacon.frame_sent()
         self._schedule_formats(taken.entries)
         self._schedule_settles(taken.entries)
 
     @staticmethod
-    def _entries_for(sub: Subscriber, entries: list[Item], rendered: _Rendered) -> str:
+    def _entries_for(sub: Subscriber, entries: list[Item], rendered: Rendered) -> str:
         html: list[str] = []
         new: list[str] = []
         for entry in entries:
@@ -297,74 +337,3 @@ class _Taken:
     wire: Batch | None
     now: float
     settle: set[str]  # cards to render whole for a tab that was sent appended output
-
-
-class _Rendered:
-    """One frame's rendering of transcript entries: each entry rendered at most once per variant.
-
-    Every tab that has an answer up to the same point shares one rendering of what changed since.
-    """
-
-    def __init__(self, state: SessionState, streams: dict[str, Stream], now: float, settle: set[str]) -> None:
-        self._state = state
-        self._streams = streams
-        self._now = now
-        self._settle = settle
-        self._html: dict[tuple[str, bool], str] = {}
-        self._changes: dict[str, StreamFrame] = {}
-        self._ends: dict[str, int] = {}
-
-    def streamed_text(self, entry: Item) -> str | None:
-        """`markdown_stream.streamed_text`, reading each piece of a growing answer once."""
-        text = answer_text(entry)
-        if text is None:
-            return None
-        return None if self._stream(entry.id).references.found(text) else text
-
-    def stream(self, entry_id: str, text: str) -> StreamFrame:
-        """This frame's change of a streamed answer, shared by every tab that has it."""
-        change = self._changes.get(entry_id)
-        if change is None:
-            change = self._changes[entry_id] = StreamFrame(entry_id, text, self._stream(entry_id), self._now)
-        return change
-
-    def _stream(self, entry_id: str) -> Stream:
-        stream = self._streams.get(entry_id)
-        if stream is None:
-            stream = self._streams[entry_id] = Stream()
-        return stream
-
-    def finished_end(self, entry_id: str, text: str) -> int:
-        """Where the full rendering of this answer (in this frame) split it."""
-        end = self._ends.get(entry_id)
-        if end is None:
-            end = self._ends[entry_id] = finished_end(text)
-        return end
-
-    def card_append(self, entry: ToolCallItem, shown: CardShown | None) -> tuple[str, CardShown] | None:
-        """`card_stream.card_append`, unless the card is due to be rendered whole for this tab."""
-        if shown is not None and shown.raw and entry.id in self._settle:
-            return None
-        return card_append(entry, self._state.terminals, shown, lambda start: self._added(entry, start))
-
-    def _added(self, entry: ToolCallItem, start: int) -> str:
-        key = (f"{entry.id}+{start}", True)
-        html = self._html.get(key)
-        if html is None:
-            html = self._html[key] = render.tool_content_added(self._state, entry, start)
-        return html
-
-    def note_card(self, sub: Subscriber, entry: ToolCallItem) -> None:
-        """The tab was sent the card whole: what it shows of it now."""
-        shown = card_shown(entry, self._state.terminals)
-        if shown is None:
-            sub.cards.pop(entry.id, None)
-        else:
-            sub.cards[entry.id] = shown
-
-    def item(self, entry: Item, *, oob: bool) -> str:
-        key = (entry.id, oob)
-        html = self._html.get(key)
-        if html is None:
-            html = self._html[key] = render.item(self._state, entry, oob=oob)
-        return html

@@ -22,6 +22,7 @@ REGIONS: Mapping[Aspect, tuple[str, ...]] = {
     Aspect.PLAN: ("_plan.html",),
     # The chip row and the composer's ghost text come from the same list and change together.
     Aspect.SUGGESTIONS: ("_suggestions.html", "_ghost_text.html"),
+    Aspect.QUEUE: ("_prompt_queue.html",),
     # The sidebar's parts: the stored copies change apart from the sessions' states, which change at every
     # turn (a sidebar listing 200 copies made each turn's first frame some 80 KB).
     Aspect.SESSIONS: ("_sidebar_sessions.html", "_sidebar_stored.html"),
@@ -36,7 +37,9 @@ def is_region(key: str) -> bool:
 
 
 # The partials inside the composer: a stored copy's page has none (its actions stand in its place).
-IN_COMPOSER = frozenset({"_composer_actions.html", "_ghost_text.html", "_slash_menu.html"})
+IN_COMPOSER = frozenset(
+    {"_composer_actions.html", "_ghost_text.html", "_slash_menu.html", "_prompt_queue.html"}
+)
 
 
 def partials(aspect: Aspect, *, composer: bool = True) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
 from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.picker import FoundFile
-from webclient.domain.prompt import Held
+from webclient.domain.prompt import Held, composer_text
 from webclient.domain.state import Aspect, SessionState
 from webclient.text_controls import strip_controls
 from webclient.views import assets, hidden_chars, presentation
@@ -88,6 +88,7 @@ def environment() -> Environment:
     env.globals["chip_view"] = chip_view
     env.globals["presentation_of"] = presentation.of
     env.globals["fold_of"] = presentation.fold_of
+    env.globals["waiting_text"] = lambda parts: composer_text(parts, hidden_chars.strip_hidden)
     env.globals["link_warnings"] = link_warnings
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
@@ -141,9 +142,10 @@ def error_page(status: int, title: str, what_happened: str, what_to_do: str, *, 
     )
 
 
-def item(state: SessionState, entry: Item, *, oob: bool = False) -> str:
-    """One transcript entry; with `oob`, marked to replace the element with the same id."""
-    return _partial("_item.html", state=state, item=entry, oob=oob)
+def item(state: SessionState, entry: Item, *, oob: bool = False, local: bool = False) -> str:
+    """One transcript entry; with `oob`, marked to replace the element with the same id; with `local`, a
+    notice for one tab only (`data-local`), not an entry of the session."""
+    return _partial("_item.html", state=state, item=entry, oob=oob, local=local)
 
 
 def message_added(entry_id: str, added: Markup) -> str:

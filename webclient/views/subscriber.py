@@ -1,4 +1,7 @@
-"""One connected tab as the live frames see it: the frames waiting for it, and what it already shows."""
+"""One connected tab as the live frames see it: the frames waiting for it, and what it already shows.
+
+Every frame pushed is numbered (`views/live_sync.py`): the page checks that none is missing.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +9,11 @@ import asyncio
 import contextlib
 
 from webclient.domain.prompt import ComposerAttachments
+from webclient.domain.state import SessionState
 from webclient.views.card_stream import CardShown
 from webclient.views.inspector import Cursor
+from webclient.views.live_sync import header
+from webclient.views.markdown_stream import finished_end, streamed_text
 from webclient.views.streamed import Shown
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
@@ -46,20 +52,34 @@ class Subscriber:
         # Only a tab whose inspector is open is sent its entries: a closed panel costs nothing.
         self.watching_inspector = False
         self.dropped = False
+        self.seq = 0  # the number of the last frame pushed (the page expects the next one to be seq + 1)
         # This tab's composer attachments: the page only holds their opaque ids.
         self.composer = ComposerAttachments()
+
+    def shows(self, state: SessionState) -> None:
+        """The tab is being sent a snapshot of `state`: what it shows is that, and nothing streamed since."""
+        self.known_items = {entry.id for entry in state.items}
+        self.streamed = {}
+        self.cards = {}
+        for entry in state.items:
+            if (text := streamed_text(entry)) is not None:
+                self.streamed[entry.id] = Shown(finished_end(text), len(text))  # as the snapshot has it
 
     async def drained(self) -> None:
         """Wait until this tab has taken every frame it was given."""
         await self.frames.empty_event.wait()
 
-    def push(self, frame: str) -> None:
+    def push(self, frame: str, *, snapshot: bool = False, digest: str | None = None) -> None:
+        """Queue `frame` for the tab, numbered; `snapshot` marks a full snapshot, `digest` says what the page
+        should show once it applied it (see `views/live_sync.py`)."""
         if self.dropped:
             return
         try:
-            self.frames.put_nowait(frame)
+            self.frames.put_nowait(header(self.seq + 1, snapshot=snapshot, digest=digest) + frame)
         except asyncio.QueueFull:
             self.end()
+        else:
+            self.seq += 1
 
     def end(self) -> None:
         """Send nothing more: the end-of-stream marker closes the tab's socket, and the tab reconnects."""

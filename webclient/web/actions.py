@@ -169,6 +169,23 @@ class CancelAction(_Action):
     action: Literal["cancel"]
 
 
+class WaitingAction(_Action):
+    """Cancel a prompt that waits for the turn to end, or take it back into this tab's composer to edit."""
+
+    action: Literal["waiting"]
+    op: Literal["cancel", "edit"]
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class ResyncAction(_Action):
+    """The page found a frame missing (`gap`), or a digest other than its own (`digest`; `seen` is the
+    page's): it wants a fresh snapshot. `again`: an earlier request brought none."""
+
+    action: Literal["resync"]
+    reason: Literal["gap", "digest", "again"] = "gap"
+    seen: Annotated[str, Field(max_length=300)] = ""
+
+
 class StopWorkAction(_Action):
     """ACP v2: stop one tool call or terminal the agent lets the page stop."""
 
@@ -225,6 +242,8 @@ BrowserAction = Annotated[
     | SetModeAction
     | SetConfigOptionAction
     | CancelAction
+    | ResyncAction
+    | WaitingAction
     | StopWorkAction
     | RestartAction
     | AuthenticateAction

@@ -45,12 +45,14 @@ from webclient.web.actions import (
     PermissionAction,
     PromptAction,
     RestartAction,
+    ResyncAction,
     SetConfigOptionAction,
     SetModeAction,
     SignInEnvAction,
     StopWorkAction,
     StoredCopyAction,
     SuggestionAction,
+    WaitingAction,
     parse_action,
 )
 
@@ -69,7 +71,8 @@ class Tab:
     def tell(self, text: str, detail: str | None = None) -> None:
         """Show a message to this tab only, without adding it to the shared transcript."""
         item = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text=text, detail=detail))
-        self.sub.push(render.append_items(str(Markup(render.item(self.live.state, item)))))
+        # Marked as this tab's own: it is no part of what the session's digest says the page shows.
+        self.sub.push(render.append_items(str(Markup(render.item(self.live.state, item, local=True)))))
 
     async def receive(self, socket: WebSocket) -> None:
         """Act on every message the tab sends, until it goes away."""
@@ -112,6 +115,13 @@ class Tab:
                 await live.set_config_option(action.config_id, action.value)
             case CancelAction():
                 await live.cancel()
+            case ResyncAction():
+                live.hub.resync(self.sub, action.reason, action.seen)
+            case WaitingAction():
+                taken = live.take_back(action.id)
+                if action.op == "edit":  # the page puts its text in the composer; its attachments come back
+                    _, held = self.sub.composer.take(taken, hidden_chars.strip_hidden)
+                    self.sub.push(render.composer_attachments(held, live.state.workspace))
             case StopWorkAction():
                 await stop_work(live, action.kind, action.work_id)
             case RestartAction():

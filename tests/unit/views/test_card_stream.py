@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.support.html import top_level
+from tests.support.html import top_level, unnumbered
 from webclient.acp.models import TerminalStream, TextPart, ToolCallContent, ToolCallEvent
 from webclient.domain.state import SessionState
 from webclient.views import live
@@ -28,7 +28,7 @@ def drain(sub: Subscriber) -> list[str]:
     while not sub.frames.empty():
         frame = sub.frames.get_nowait()
         assert frame is not None
-        frames.append(frame)
+        frames.append(unnumbered(frame))
     return frames
 
 

@@ -17,6 +17,7 @@ from webclient.acp.models import (
     NoticeLevel,
     PlanEntry,
     PlanEvent,
+    PromptBlock,
     ResourceLinkPart,
     ResourcePart,
     SessionInfoEvent,
@@ -63,6 +64,9 @@ PAGE_IDS = frozenset(
         "composer-options",
         "turn-announcer",
         "restart-form",
+        # prompts waiting for the turn to end (templates/_prompt_queue.html)
+        "prompt-queue",
+        "prompt-queue-title",
         # prompt suggestions (templates/_suggestions.html, _ghost_text.html, index.html)
         "suggestions",
         "ghost-text",
@@ -368,6 +372,7 @@ def test_snapshot_top_level_elements_are_all_out_of_band_swaps() -> None:
         "auth",
         "suggestions",
         "ghost-text",
+        "prompt-queue",
         "sidebar-sessions",
         "sidebar-stored",
         "kept-copies",
@@ -399,7 +404,15 @@ def test_status_region_carries_the_badge_and_the_buttons_that_depend_on_it() -> 
     testids = [t.attrs.get("data-testid") for t in found]
     assert "cancel" in testids and "send" in testids
     send = next(t for t in found if t.attrs.get("data-testid") == "send")
-    assert "disabled" in send.attrs
+    assert "disabled" not in send.attrs  # what is sent now waits for the turn to end, and it says so
+    assert send.attrs.get("data-waits") == "true"
+
+
+def test_send_is_disabled_when_nothing_sent_could_go_out_or_wait() -> None:
+    state = SessionState()
+    state.set_agent_status(AgentStatus.EXITED)
+    send = next(t for t in tags(render.region(state, Aspect.STATUS)) if t.attrs.get("data-testid") == "send")
+    assert "disabled" in send.attrs and "data-waits" not in send.attrs
 
 
 def test_send_is_enabled_only_when_the_session_can_prompt() -> None:
@@ -514,3 +527,23 @@ def test_header_usage_is_short_with_the_whole_count_and_cost_on_hover(
     [usage] = [t for t in tags(html) if t.attrs.get("data-testid") == "usage"]
     assert f"{used:,} of {size:,} tokens used · 0.0001 USD" in (usage.attrs.get("title") or "")
     assert f"context {shown} · 0.0001 USD" in " ".join(text(html).split())
+
+
+def test_the_prompts_that_wait_show_in_order_and_say_when_they_go_out() -> None:
+    state = SessionState(session_id="a1")
+    state.set_agent_status(AgentStatus.READY)
+    state.begin_turn([TextPart(text="first")])
+    for said in ("second <b>", "third"):
+        state.waiting.hold(state, (PromptBlock(part=TextPart(text=said)),), auto_sent=False)
+    html = render.region(state, Aspect.QUEUE)
+    rows = [t for t in tags(html) if t.attrs.get("data-testid") == "waiting-prompt"]
+    assert [r.attrs["data-text"] for r in rows] == ["second <b>", "third"]
+    assert "second &lt;b&gt;" in html and "when the agent finishes" in html
+    state.set_agent_status(AgentStatus.EXITED)  # the turn ended with the agent: nothing goes out by itself
+    assert "the agent stopped before they could go" in render.region(state, Aspect.QUEUE)
+
+
+def test_no_prompt_waits_the_region_is_there_but_hidden() -> None:
+    state = SessionState()
+    roots = top_level(render.region(state, Aspect.QUEUE))
+    assert [(r.attrs.get("id"), "hidden" in r.attrs) for r in roots] == [("prompt-queue", True)]

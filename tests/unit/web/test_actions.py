@@ -14,7 +14,9 @@ from webclient.web.actions import (
     CancelAction,
     PromptAction,
     RestartAction,
+    ResyncAction,
     StoredCopyAction,
+    WaitingAction,
     parse_action,
 )
 
@@ -46,6 +48,22 @@ def test_prompt_of_exactly_the_maximum_length_is_accepted() -> None:
 
 def test_cancel_parses() -> None:
     assert parse_action(frame(action="cancel")) == CancelAction(action="cancel")
+
+
+def test_resync_parses_with_why_and_what_the_page_showed() -> None:
+    action = parse_action(json.dumps({"action": "resync", "reason": "digest", "seen": "ready|2|0|msg-1"}))
+    assert action == ResyncAction(action="resync", reason="digest", seen="ready|2|0|msg-1")
+    assert parse_action(json.dumps({"action": "resync"})) == ResyncAction(action="resync")
+    with pytest.raises(BadAction):
+        parse_action(json.dumps({"action": "resync", "seen": "x" * 301}))
+
+
+def test_a_waiting_prompt_is_cancelled_or_edited_by_its_id_and_nothing_else() -> None:
+    action = parse_action(frame(action="waiting", op="edit", id="wait-3"))
+    assert action == WaitingAction(action="waiting", op="edit", id="wait-3")
+    for bad in ({"op": "send", "id": "wait-3"}, {"op": "cancel", "id": ""}, {"op": "cancel"}):
+        with pytest.raises(BadAction):
+            parse_action(frame(action="waiting", **bad))
 
 
 def test_restart_parses() -> None:
