@@ -43,6 +43,7 @@ from webclient.domain.sign_in import SignIn
 from webclient.domain.state import Aspect
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.domain.terminals import TerminalError
+from webclient.domain.unknown_sessions import UnknownSessions
 from webclient.errors import AgentError, AgentExitedError, RemoteLost, RequestRefused, describe_exit
 from webclient.settings import Settings
 
@@ -96,6 +97,7 @@ class AgentRoute(Generic[SinkT]):
         # Sessions closed here, the latest last: the agent may still finish what it was saying in one
         # (its turn goes on after a v1 close), which is no news for the sessions open here.
         self._closed: dict[str, None] = {}
+        self._unknown = UnknownSessions()  # what it sent for sessions not open here
 
     @property
     def key(self) -> str:
@@ -290,9 +292,7 @@ class AgentRoute(Generic[SinkT]):
             if self._opening and translation.session_id is not None:
                 self._keep_early(translation)
             elif translation.session_id is not None:
-                self.notify_all(
-                    NoticeLevel.WARNING, f"ignored an update for unknown session {translation.session_id!r}"
-                )
+                self._unknown.said(translation.session_id, self.sessions())
             else:  # an unreadable session id: the translation is a notice saying so
                 for event in translation.events:
                     for each in self.sessions():
