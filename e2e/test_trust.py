@@ -358,3 +358,31 @@ def test_a_user_message_of_5_mb_from_the_agent_shows_its_start_and_offers_the_wh
         page.set_viewport_size(viewport)  # type: ignore[arg-type]
         cut.scroll_into_view_if_needed()
         screenshot(page, f"trust-user-message-cut-{size}-{scheme}")
+
+
+def test_the_token_link_gives_the_page_its_key_and_the_cookie_alone_is_told_what_to_do(
+    page: Page, browser: Browser, scripted: Start
+) -> None:
+    server = scripted("echo_agent")
+    open_signed_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    assert "webclient-key" not in page.url  # taken out of the address bar
+    key = page.evaluate("() => window.localStorage.getItem('webclient-sign-in-key')")
+    assert key and key not in server.cookies[0]
+    send(page, "with the key")
+    expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("with the key")
+
+    # Another browser profile that got the cookie alone (as any server on 127.0.0.1 it visits is sent):
+    # the page loads, but its socket is refused for want of the key, and it says what to do.
+    name, value = server.cookies[0].split("=", 1)
+    context = browser.new_context()
+    try:
+        context.add_cookies([{"name": name, "value": value, "url": server.base}])
+        other = context.new_page()
+        other.goto(server.base + "/s/s1")
+        refusal = other.get_by_test_id("error-page")
+        expect(refusal).to_contain_text("This page has no sign-in key", timeout=30_000)
+        expect(refusal).to_contain_text("Open the link webclient printed")
+        assert not violations(other), describe(violations(other))
+    finally:
+        context.close()

@@ -34,7 +34,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def post(server: LiveServer, path: str, **form: str | list[str]) -> httpx.Response:
-    headers = {"cookie": server.cookie(), "origin": server.base}
+    headers = {"cookie": server.cookie(), "origin": server.base, "x-webclient-key": server.key()}
     return httpx.post(f"{server.base}{path}", data=form, headers=headers, follow_redirects=False)
 
 

@@ -49,6 +49,15 @@ NOT_SIGNED_IN = Refusal(
     RESTART_HINT,
     renews=True,
 )
+NO_KEY = Refusal(
+    403,
+    "This page has no sign-in key",
+    "The cookie alone opens nothing: changes need the key the link webclient printed gave this page, "
+    "and this browser's storage for the address has none (it was cleared, or this is another browser "
+    "profile).",
+    "Open the link webclient printed when it started, in this browser; if it says the link was used, "
+    "restart webclient for a new one.",
+)
 WRONG_TOKEN = Refusal(
     401,
     "This link is out of date",
