@@ -3,6 +3,7 @@ slowly, is an error that says so (and bounded memory), not a server that grows o
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,6 +15,7 @@ from tests.support.polling import eventually
 from tests.support.remote_agents import hostile_http, remote_settings_file, running
 from webclient.acp.models import AgentStatus
 from webclient.acp.remote import http_stream
+from webclient.agent_config import ConfigError
 from webclient.domain.items import NoticeItem
 from webclient.settings import Settings
 
@@ -60,3 +62,20 @@ async def test_an_initialize_answer_that_trickles_forever_ends_at_its_deadline_a
     with running(hostile_http("trickle")) as server:
         async with driving(tmp_path, server.url("http")) as driver:
             await failed_with(driver, "did not finish its answer to ACP's initialize within 2 s")
+
+
+@pytest.mark.parametrize("name", ["WEBCLIENT_TOKEN", "WEBCLIENT_STATE_DIR", "webclient_token"])
+def test_a_header_naming_a_webclient_setting_is_a_settings_error_and_its_value_goes_nowhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    secret = "the-sign-in-token-0123456789"
+    monkeypatch.setenv(name, secret)
+    config = tmp_path / "settings.json"
+    entry = {"url": "http://127.0.0.1:1/acp", "headers": {"X-Leak": f"${{{name}}}"}}
+    config.write_text(json.dumps({"agent_servers": {"remote": entry}}), encoding="utf-8")
+    settings = Settings(agent="remote", config=config, cwd=tmp_path)
+    with pytest.raises(
+        ConfigError, match=rf"\$\{{{name}\}} names one of webclient's own settings"
+    ) as refused:
+        _ = settings.catalog
+    assert secret not in str(refused.value)
