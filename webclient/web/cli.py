@@ -169,6 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Ctrl+C must work from the moment the URL shows, also when the process inherited SIGINT ignored
     # (started in the background by a script); uvicorn installs its own handler only once it serves.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    # SIGTERM and SIGHUP end `main` by an exception too, so that its `finally` removes the file that
+    # opened the browser: at their default they would end the process at once, and uvicorn, which
+    # handles SIGTERM while it serves, raises it again once it has stopped.
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, _exit_on_signal)
     try:
         print(f"webclient {__version__} is running at {url}", flush=True)
         if settings.open_browser:
@@ -183,6 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in opened:
             remove(path)
     return 0
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _missing_command(settings: Settings) -> str | None:
