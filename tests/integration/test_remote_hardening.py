@@ -79,3 +79,17 @@ def test_a_header_naming_a_webclient_setting_is_a_settings_error_and_its_value_g
     ) as refused:
         _ = settings.catalog
     assert secret not in str(refused.value)
+
+
+async def test_an_endpoint_that_never_answers_shows_the_attempt_and_its_deadline_while_starting(
+    tmp_path: Path,
+) -> None:
+    with running(hostile_http("silent")) as server:
+        async with driving(tmp_path, server.url("http"), initialize_timeout=5) as driver:
+            url = server.url("http")
+            said = f"connecting to the remote agent at {url} (attempt 1): it has 5 s to answer"
+            await eventually(
+                lambda: said in notices(driver), 30, "where and how long", lambda: notices(driver)
+            )
+            assert driver.state.agent_status is AgentStatus.STARTING  # said while it still waits
+            await failed_with(driver, "did not answer")  # then the deadline's end, said too
