@@ -421,3 +421,26 @@ def test_the_token_signs_in_once_and_a_second_exchange_gets_401_and_a_page_sayin
     same = http_get(fresh.url, headers={"cookie": cookie}, follow_redirects=False)
     assert same.status_code == 303 and same.headers["location"] == f"/#webclient-key={fresh.key()}"
     assert "set-cookie" not in same.headers
+
+
+def test_a_huge_cookie_header_from_other_local_servers_gets_a_page_that_clears_them_and_says_why(
+    server: LiveServer,
+) -> None:
+    # Cookies ignore the port: other programs on 127.0.0.1 can make the browser send 176 KB of them,
+    # which once reset every connection, so the page could not even say what happened.
+    ours = server.cookie()
+    junk = "; ".join(f"other{n}={'x' * 1000}" for n in range(176))
+    refused = httpx.get(server.base + "/s/s1", headers={"cookie": f"{junk}; {ours}"}, timeout=30)
+    assert refused.status_code == 431
+    assert "too many cookies" in refused.text and "Cookies are not kept apart by port" in refused.text
+    cleared = refused.headers.get_list("set-cookie")
+    assert "other0=; Max-Age=0; Path=/" in cleared and "other175=; Max-Age=0; Path=/" in cleared
+    assert f"{ours.split('=')[0]}=; Max-Age=0; Path=/" in cleared
+    assert 'data-role="sign-in-renewal"' in refused.text  # the page gets our cookie back with its key
+    renewed = httpx.post(
+        server.base + "/auth/renew",
+        headers={"origin": server.base},
+        content=server.key().encode(),
+        timeout=30,
+    )
+    assert renewed.status_code == 204 and renewed.headers["set-cookie"].split(";")[0] == ours

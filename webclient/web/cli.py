@@ -226,12 +226,20 @@ def build_server(settings: Settings, sock: socket.socket) -> uvicorn.Server:
     import uvicorn
 
     from webclient.web.app import create_app
+    from webclient.web.security import MAX_HEADER_BYTES
 
     app = create_app(settings, sock.getsockname()[1])
     # WebSocket compression only across a network: on loopback it saves no time, and compressing every
     # frame (and inflating it in the browser) costs CPU at each render of a streamed answer.
     deflate = not is_loopback(settings.host)
+    # Headers are read up to 1 MiB (h11's default, 16 KiB, reset the connection): other programs on
+    # 127.0.0.1 can make the browser send a huge Cookie header, which the middleware then answers.
     config = uvicorn.Config(
-        app, log_level="warning", ws="websockets-sansio", lifespan="on", ws_per_message_deflate=deflate
+        app,
+        log_level="warning",
+        ws="websockets-sansio",
+        lifespan="on",
+        ws_per_message_deflate=deflate,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
     )
     return uvicorn.Server(config)

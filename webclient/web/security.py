@@ -35,6 +35,7 @@ from webclient.web.error_pages import (
     NO_KEY,
     NOT_SIGNED_IN,
     SPENT_TOKEN,
+    TOO_MANY_COOKIES,
     WRONG_TOKEN,
     Refusal,
 )
@@ -51,6 +52,11 @@ NO_KEY_PATH = "/auth/no-key"
 KEY_FRAGMENT = "webclient-key"
 KEY_HEADER = "x-webclient-key"
 KEY_FIELD = "webclient_key"
+# A Cookie header past this is refused with a page that clears the cookies it names: other programs on
+# 127.0.0.1 can make the browser send so many that no request of ours could be read (the server reads
+# headers up to `MAX_HEADER_BYTES`, so that it can say so).
+MAX_COOKIE_BYTES = 16 * 1024
+MAX_HEADER_BYTES = 1024 * 1024
 # A WebSocket's first message must come this soon; 4401 closes one without the key.
 KEY_WAIT = 10.0
 NO_KEY_CLOSE = 4401
@@ -147,6 +153,8 @@ class SecurityMiddleware:
         path: str = scope["path"]
         if not self.policy.host_ok(headers.get("host")):
             return await _respond(send, BAD_HOST)
+        if len(headers.get("cookie", "")) > MAX_COOKIE_BYTES:
+            return await _respond(send, TOO_MANY_COOKIES, _clearing(headers["cookie"]))
         if method not in SAFE_METHODS and not self.policy.origin_ok(headers.get("origin")):
             return await _respond(send, CROSS_ORIGIN)
         if path == RENEW_PATH and method == "POST":
@@ -341,7 +349,13 @@ def _with_security_headers(send: Send) -> Send:
     return wrapped
 
 
-async def _respond(send: Send, refusal: Refusal) -> None:
+def _clearing(cookie_header: str) -> list[tuple[bytes, bytes]]:
+    """`Set-Cookie` headers that expire every cookie named in `cookie_header` (at path `/`), ours too."""
+    names = dict.fromkeys(cookie_parser(cookie_header))
+    return [(b"set-cookie", f"{name}=; Max-Age=0; Path=/".encode("latin-1", "replace")) for name in names]
+
+
+async def _respond(send: Send, refusal: Refusal, extra: Iterable[tuple[bytes, bytes]] = ()) -> None:
     """Refuse with a page that says what happened and what to do (HTML, under the same strict CSP)."""
     status = refusal.status
     body = refusal.html().encode()
@@ -350,6 +364,7 @@ async def _respond(send: Send, refusal: Refusal) -> None:
         (b"content-length", str(len(body)).encode()),
         (b"cache-control", b"no-store"),
         *SECURITY_HEADERS,
+        *extra,
     ]
     await send({"type": "http.response.start", "status": status, "headers": list(headers)})
     await send({"type": "http.response.body", "body": body})
