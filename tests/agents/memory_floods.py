@@ -5,8 +5,9 @@
 - `display` (v2): each prompt streams 150 display terminals of 1 MiB each into cards;
 - `sessions` (v1): each prompt sends 4 updates of 1.5 MiB for each of 40 session ids it made up;
 - `opening` (v1): `session/new` sends 3000 updates of 50 KiB for the session before it answers;
-- `made-up` (v1) / `made-up-v2`: each prompt sends 5000 one-character chunks (v2: terminal output
-  chunks) spread over 50 session ids it made up, one of them 1 MiB long.
+- `made-up` (v1) / `made-up-v2`: each prompt sends 5000 (argv[2], if given) one-character chunks (v2:
+  terminal output chunks) spread over 50 session ids it made up, one of them 1 MiB long (unless
+  argv[3] is `short`).
 
 Every turn ends with the reply "flooded".
 """
@@ -65,9 +66,10 @@ def sessions() -> None:
 
 
 def made_up() -> None:
-    ids = [f"made-up-{n}" for n in range(49)] + ["L" * MiB]
+    long = len(sys.argv) <= 3 or sys.argv[3] != "short"  # one id of 1 MiB, unless told otherwise
+    ids = [f"made-up-{n}" for n in range(49)] + ["L" * MiB if long else "made-up-49"]
     chunk = {"sessionUpdate": "terminal_output_chunk", "terminalId": "t1", "data": "eA=="}  # "x"
-    for n in range(5000):
+    for n in range(int(sys.argv[2]) if len(sys.argv) > 2 else 5000):
         if VERSION == 2:
             wire.update(ids[n % 50], chunk)
         else:
