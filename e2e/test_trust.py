@@ -386,3 +386,54 @@ def test_the_token_link_gives_the_page_its_key_and_the_cookie_alone_is_told_what
         assert not violations(other), describe(violations(other))
     finally:
         context.close()
+
+
+@contextmanager
+def cookie_flooder(count: int) -> Iterator[str]:
+    """Another server on 127.0.0.1 whose page sets `count` cookies of 1 KB each: the browser then sends
+    them all to every server of 127.0.0.1, webclient too."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<!doctype html><title>another server</title><p>cookies set</p>"
+            self.send_response(200)
+            for n in range(count):
+                self.send_header("set-cookie", f"flood{n}={'x' * 1000}; Path=/")
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{other.server_address[1]}/"
+    finally:
+        other.shutdown()
+        other.server_close()
+        thread.join(timeout=10)
+
+
+def test_a_flood_of_cookies_from_another_local_server_is_explained_and_the_page_recovers(
+    page: Page, scripted: Start
+) -> None:
+    server = scripted("echo_agent")
+    open_signed_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    with cookie_flooder(150) as other:  # 150 KB of cookies for 127.0.0.1
+        elsewhere = page.context.new_page()
+        elsewhere.goto(other)
+        expect(elsewhere.locator("p")).to_have_text("cookies set")
+        elsewhere.close()
+    # The next load is answered with a page that says why and clears them; it gets our cookie back
+    # with its key and loads the session again, by itself.
+    response = page.goto(server.base + "/s/s1")
+    assert response is not None and response.status == 431
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=30_000)
+    assert not [c for c in page.context.cookies(server.base) if c["name"].startswith("flood")]
+    send(page, "after the flood")
+    expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("after the flood")
