@@ -92,6 +92,7 @@ READY = "document.querySelector('[data-testid=agent-status]')?.dataset.state ===
 SOCKET_TAB = r"""new Promise((done) => {
   window.B = {seen: new Set(), lat: [], stamps: [], end: null, t0: null, mark: null, since: 0, ready: false};
   const socket = new WebSocket("ws://" + location.host + {path});
+  socket.onopen = () => socket.send(KEY_FIRST);
   window.benchSend = (text) => socket.send(JSON.stringify({action: "prompt", text}));
   let snapshot = true;  // the first frame: the session as it was, stamps of earlier answers and all
   socket.onmessage = (event) => {
@@ -107,6 +108,9 @@ SOCKET_TAB = r"""new Promise((done) => {
   };
 })"""
 SOCKET_SEND = RESET + "B.ready = false; benchSend({text}); true"
+# A tab's first message is the page's key (static/sign_in_key.js keeps it in the origin's storage).
+KEY_FIRST_JS = 'JSON.stringify({webclient_key: localStorage.getItem("webclient-sign-in-key") || ""})'
+SOCKET_TAB = SOCKET_TAB.replace("KEY_FIRST", KEY_FIRST_JS)
 SOCKET_READY = "B.ready === true"
 
 
@@ -277,11 +281,12 @@ async def memory(browser: cdp.Browser, workspace: Path, flood: int, sessions: in
               const path = location.pathname.replace("/s/", "/ws/");
               const socket = new WebSocket("ws://" + location.host + path);
               socket.onopen = () => {{
+                socket.send(KEY_FIRST);
                 for (let i = 0; i < {sessions}; i++) socket.send(JSON.stringify({{action: "new_session"}}));
                 setTimeout(() => {{ socket.close(); done(true); }}, 2000);
               }};
             }})"""
-            await page.evaluate(opened)
+            await page.evaluate(opened.replace("KEY_FIRST", KEY_FIRST_JS))
             await page.goto(url)  # back to a session page: the newest one
             await page.wait_for(READY)
             listed = f"document.querySelectorAll('[data-testid=session-link]').length >= {sessions + 1}"

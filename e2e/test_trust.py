@@ -358,3 +358,82 @@ def test_a_user_message_of_5_mb_from_the_agent_shows_its_start_and_offers_the_wh
         page.set_viewport_size(viewport)  # type: ignore[arg-type]
         cut.scroll_into_view_if_needed()
         screenshot(page, f"trust-user-message-cut-{size}-{scheme}")
+
+
+def test_the_token_link_gives_the_page_its_key_and_the_cookie_alone_is_told_what_to_do(
+    page: Page, browser: Browser, scripted: Start
+) -> None:
+    server = scripted("echo_agent")
+    open_signed_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    assert "webclient-key" not in page.url  # taken out of the address bar
+    key = page.evaluate("() => window.localStorage.getItem('webclient-sign-in-key')")
+    assert key and key not in server.cookies[0]
+    send(page, "with the key")
+    expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("with the key")
+
+    # Another browser profile that got the cookie alone (as any server on 127.0.0.1 it visits is sent):
+    # the page loads, but its socket is refused for want of the key, and it says what to do.
+    name, value = server.cookies[0].split("=", 1)
+    context = browser.new_context()
+    try:
+        context.add_cookies([{"name": name, "value": value, "url": server.base}])
+        other = context.new_page()
+        other.goto(server.base + "/s/s1")
+        refusal = other.get_by_test_id("error-page")
+        expect(refusal).to_contain_text("This page has no sign-in key", timeout=30_000)
+        expect(refusal).to_contain_text("Open the link webclient printed")
+        assert not violations(other), describe(violations(other))
+    finally:
+        context.close()
+
+
+@contextmanager
+def cookie_flooder(count: int) -> Iterator[str]:
+    """Another server on 127.0.0.1 whose page sets `count` cookies of 1 KB each: the browser then sends
+    them all to every server of 127.0.0.1, webclient too."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<!doctype html><title>another server</title><p>cookies set</p>"
+            self.send_response(200)
+            for n in range(count):
+                self.send_header("set-cookie", f"flood{n}={'x' * 1000}; Path=/")
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{other.server_address[1]}/"
+    finally:
+        other.shutdown()
+        other.server_close()
+        thread.join(timeout=10)
+
+
+def test_a_flood_of_cookies_from_another_local_server_is_explained_and_the_page_recovers(
+    page: Page, scripted: Start
+) -> None:
+    server = scripted("echo_agent")
+    open_signed_in(page, server)
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    with cookie_flooder(150) as other:  # 150 KB of cookies for 127.0.0.1
+        elsewhere = page.context.new_page()
+        elsewhere.goto(other)
+        expect(elsewhere.locator("p")).to_have_text("cookies set")
+        elsewhere.close()
+    # The next load is answered with a page that says why and clears them; it gets our cookie back
+    # with its key and loads the session again, by itself.
+    response = page.goto(server.base + "/s/s1")
+    assert response is not None and response.status == 431
+    expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=30_000)
+    assert not [c for c in page.context.cookies(server.base) if c["name"].startswith("flood")]
+    send(page, "after the flood")
+    expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text("after the flood")

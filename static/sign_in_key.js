@@ -1,29 +1,55 @@
-// Staying signed in when another server on this machine overwrites the cookie. Cookies are not kept
-// apart by port: any program serving on 127.0.0.1 can set a cookie of our name (or push ours out with
-// many of its own), and the next page of ours would answer "not signed in". The origin's storage is
-// kept apart by port, so a signed-in page keeps the cookie's value there as a key, and a page refused
-// for want of the cookie gives the key back to have it set again (webclient/web/security.py).
+// The page's sign-in key. Cookies are not kept apart by port: every program serving on 127.0.0.1 that
+// this browser visits is sent our cookie, and may overwrite it. So the cookie alone opens nothing. The
+// token link hands the page a key of its own, in the fragment of the address it lands on (no server is
+// sent a fragment); the page keeps it in its origin's storage, which is kept apart by port, and takes it
+// out of the address bar. Every state-changing request carries it as a header, every WebSocket sends it
+// as its first message, and a page refused for want of the cookie gives it back to have the cookie set
+// again (webclient/web/security.py).
 (function (root) {
   "use strict";
 
   var STORE = "webclient-sign-in-key";
   var RETRIED = "webclient-sign-in-retried";
+  var FRAGMENT = "webclient-key=";
+  var HEADER = "X-Webclient-Key";
+  var NO_KEY_CLOSE = 4401;
 
   function stored() {
     try { return root.localStorage.getItem(STORE); } catch (e) { return null; }
   }
 
-  function post(path, body) {
-    return root.fetch(path, { method: "POST", body: body, credentials: "same-origin", cache: "no-store" });
+  /** The key the token link put in the address: kept, and taken out of the address bar. */
+  function takeFromAddress() {
+    var hash = root.location.hash;
+    if (hash.indexOf("#" + FRAGMENT) !== 0) { return; }
+    try { root.localStorage.setItem(STORE, hash.slice(1 + FRAGMENT.length)); } catch (e) { /* storage off */ }
+    root.history.replaceState(root.history.state, "", root.location.pathname + root.location.search);
   }
 
-  /** Keep this page's key in the origin's storage (a signed-in page does it once it loads). */
-  function remember() {
-    return post("/auth/key", "")
-      .then(function (response) { return response.ok ? response.text() : null; })
-      .then(function (key) {
-        if (key) { try { root.localStorage.setItem(STORE, key); } catch (e) { /* storage off: no renewal */ } }
-      }, function () {});
+  function sameOrigin(input) {
+    try {
+      var url = new URL(typeof input === "string" ? input : input.url, root.location.href);
+      return url.origin === root.location.origin;
+    } catch (e) { return false; }
+  }
+
+  // Every state-changing request of this page carries the key: fetch is the only way the page's scripts
+  // make one (htmx talks over the WebSocket).
+  var plainFetch = root.fetch.bind(root);
+  root.fetch = function (input, init) {
+    var method = ((init && init.method) || (input && input.method) || "GET").toUpperCase();
+    var key = stored();
+    if (key && method !== "GET" && method !== "HEAD" && sameOrigin(input)) {
+      init = Object.assign({}, init);
+      var headers = new Headers(init.headers || (typeof input === "string" ? undefined : input.headers));
+      headers.set(HEADER, key);
+      init.headers = headers;
+    }
+    return plainFetch(input, init);
+  };
+
+  function post(path, body) {
+    return root.fetch(path, { method: "POST", body: body, credentials: "same-origin", cache: "no-store" });
   }
 
   /** Resolves true when the server set the cookie again for the stored key. */
@@ -35,7 +61,19 @@
   }
 
   root.webclient = root.webclient || {};
-  root.webclient.signInKey = { remember: remember, renew: renew };
+  root.webclient.signInKey = { renew: renew, stored: stored };
+
+  takeFromAddress();
+
+  // A WebSocket's first message is the key, before anything the page sends on it (this listener is
+  // registered before every other script's, and a socket's queued messages go after its open event).
+  root.document.addEventListener("htmx:wsOpen", function (event) {
+    var socket = event.detail.event.target;
+    socket.send(JSON.stringify({ webclient_key: stored() || "" }));
+  });
+  root.document.addEventListener("htmx:wsClose", function (event) {
+    if (event.detail.event.code === NO_KEY_CLOSE) { root.location.assign("/auth/no-key"); }
+  });
 
   // The page refused for want of the cookie: get it back and load the page again, once (a key from an
   // earlier start of the server is refused, and the page then stays, saying what to do).
@@ -49,7 +87,5 @@
         root.location.reload();
       });
     }
-  } else {
-    remember();  // a page of the app: signed in, or it would not have loaded
   }
 })(window);

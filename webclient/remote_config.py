@@ -12,7 +12,8 @@
 ```
 
 `--agent ws://HOST/PATH` (or `wss://`, `http://`, `https://`) names one on the command line. A
-`${NAME}` whose variable is unset is an error that names it; `$${` writes a literal `${`.
+`${NAME}` whose variable is unset is an error that names it; `$${` writes a literal `${`. A
+`WEBCLIENT_*` name is refused: webclient's own settings, its token among them, never go to an agent.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def expand(value: str, where: str, environ: Mapping[str, str] | None = None) -> 
         name = match.group(1)
         if name is None:
             return "${"
+        if name.upper().startswith("WEBCLIENT_"):
+            raise SettingsError(
+                f"{where}: ${{{name}}} names one of webclient's own settings (WEBCLIENT_*), which never "
+                "go to an agent (the sign-in token is one); put the value in a variable of another name"
+            )
         if name not in source:
             raise SettingsError(f"{where}: the environment variable {name} is not set (used as ${{{name}}})")
         return source[name]

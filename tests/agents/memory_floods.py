@@ -4,7 +4,10 @@
   releases them;
 - `display` (v2): each prompt streams 150 display terminals of 1 MiB each into cards;
 - `sessions` (v1): each prompt sends 4 updates of 1.5 MiB for each of 40 session ids it made up;
-- `opening` (v1): `session/new` sends 3000 updates of 50 KiB for the session before it answers.
+- `opening` (v1): `session/new` sends 3000 updates of 50 KiB for the session before it answers;
+- `made-up` (v1) / `made-up-v2`: each prompt sends 5000 (argv[2], if given) one-character chunks (v2:
+  terminal output chunks) spread over 50 session ids it made up, one of them 1 MiB long (unless
+  argv[3] is `short`).
 
 Every turn ends with the reply "flooded".
 """
@@ -18,7 +21,7 @@ from typing import Any
 import wire
 
 MODE = sys.argv[1]
-VERSION = 2 if MODE == "display" else 1
+VERSION = 2 if MODE in ("display", "made-up-v2") else 1
 SESSION = "flood-1"
 MiB = 1024 * 1024
 turns = 0
@@ -62,6 +65,17 @@ def sessions() -> None:
             wire.say(f"made-up-{turns}-{n}", text)
 
 
+def made_up() -> None:
+    long = len(sys.argv) <= 3 or sys.argv[3] != "short"  # one id of 1 MiB, unless told otherwise
+    ids = [f"made-up-{n}" for n in range(49)] + ["L" * MiB if long else "made-up-49"]
+    chunk = {"sessionUpdate": "terminal_output_chunk", "terminalId": "t1", "data": "eA=="}  # "x"
+    for n in range(int(sys.argv[2]) if len(sys.argv) > 2 else 5000):
+        if VERSION == 2:
+            wire.update(ids[n % 50], chunk)
+        else:
+            wire.say(ids[n % 50], "x")
+
+
 def say(text: str) -> None:
     body = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": text}}
     wire.update(SESSION, {**body, "messageId": f"a{turns}"} if VERSION == 2 else body)
@@ -89,7 +103,8 @@ while (msg := wire.read()) is not None:
                 SESSION, {"sessionUpdate": "user_message", "messageId": f"u{turns}", "content": prompt}
             )
             wire.update(SESSION, {"sessionUpdate": "state_update", "state": "running"})
-        {"terminals": terminals, "display": display, "sessions": sessions}.get(MODE, lambda: None)()
+        modes = {"terminals": terminals, "display": display, "sessions": sessions, "made-up": made_up}
+        modes.get(MODE, made_up if MODE == "made-up-v2" else lambda: None)()
         say("flooded")
         if VERSION == 2:
             wire.update(SESSION, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})

@@ -39,7 +39,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def post(server: LiveServer, path: str, **form: str | list[str]) -> httpx.Response:
-    headers = {"cookie": server.cookie(), "origin": server.base}
+    headers = {"cookie": server.cookie(), "origin": server.base, "x-webclient-key": server.key()}
     # Generous: a post of megabytes on a busy machine takes seconds to decode and render.
     return httpx.post(f"{server.base}{path}", data=form, headers=headers, follow_redirects=False, timeout=120)
 

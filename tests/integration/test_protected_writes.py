@@ -192,6 +192,18 @@ HOME_FILES = (
     ".local/bin/git",
     "bin/ls",
 )
+# Files that run code by themselves, by class: interpreter start-up hooks, build-tool and version-control
+# configuration, editor settings.
+HOME_CODE_FILES = (
+    ".local/lib/python3.11/site-packages/zz_hook.pth",  # its import line runs at the next python3
+    ".ipython/profile_default/startup/00-hook.py",
+    ".gradle/init.gradle",
+    ".hgrc",
+    ".cargo/config.toml",
+    ".config/Code/User/settings.json",
+    ".config/Code - OSS/User/settings.json",
+    ".vscode-server/data/Machine/settings.json",
+)
 
 
 async def test_with_the_workspace_at_home_no_start_up_file_is_written_without_a_question(
@@ -200,8 +212,22 @@ async def test_with_the_workspace_at_home_no_start_up_file_is_written_without_a_
     # webclient's working directory defaults to the current one, often the home folder: the shell's
     # start-up files and git's global config are then inside it, and one fsmonitor line runs anywhere.
     monkeypatch.setenv("HOME", str(workspace))
+    await held_and_plain_written(workspace, HOME_FILES)
+
+
+async def test_with_the_workspace_at_home_no_file_that_runs_code_by_itself_is_written_without_a_question(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A .pth line runs at every python3 start, an init.gradle at every build, VS Code's settings name the
+    # executables it runs: each class is protected, not only the files once listed.
+    monkeypatch.setenv("HOME", str(workspace))
+    await held_and_plain_written(workspace, HOME_CODE_FILES)
+
+
+async def held_and_plain_written(workspace: Path, files: tuple[str, ...]) -> None:
+    """Each of `files` is refused (the write ends the turn unanswered) and an ordinary file is written."""
     async with running(workspace) as driver:
-        for n, relative in enumerate(HOME_FILES, start=1):
+        for n, relative in enumerate(files, start=1):
             target = workspace / relative
             driver.submit_prompt([TextPart(text=f"write-then-end {target} {HOSTILE}")])
             await eventually(answered(driver, n), 20, f"the answer about {relative}")
@@ -209,5 +235,5 @@ async def test_with_the_workspace_at_home_no_start_up_file_is_written_without_a_
             assert not target.exists(), relative
         notes = workspace / "notes.txt"  # an ordinary file is still written at once
         driver.submit_prompt([TextPart(text=f"write-then-end {notes} plain text")])
-        await eventually(answered(driver, len(HOME_FILES) + 1), 20, "the plain write")
+        await eventually(answered(driver, len(files) + 1), 20, "the plain write")
         assert answers(driver)[-1] == {"result": {}} and notes.read_text() == "plain text"

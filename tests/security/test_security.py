@@ -8,6 +8,8 @@ of this process), and the command line and the printed link (a server subprocess
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 import subprocess
 import sys
@@ -22,9 +24,18 @@ from websockets.exceptions import InvalidStatus
 
 from tests.support.html import Page, has_notice, turn_finished
 from tests.support.inprocess import PORT, TOKEN, InProcessApp, run_app, wait_until_ready
-from tests.support.live import ROOT, LiveServer, http_get, run_server, scripted_agent, serve_in_thread
+from tests.support.live import (
+    ROOT,
+    LiveServer,
+    http_get,
+    open_tab,
+    run_server,
+    scripted_agent,
+    serve_in_thread,
+)
 from webclient.views import assets
 from webclient.web.cli import main
+from webclient.web.security import key_message
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +88,8 @@ def test_the_right_token_redirects_to_the_clean_url_with_a_strict_httponly_cooki
     response = app.exchange  # the answer to the app's one token link
 
     assert response.status_code == 303
-    assert response.headers["location"] == "/"
+    assert response.headers["location"] == f"/#webclient-key={app.key}"  # the page's key, as a fragment
+    assert app.key not in response.headers["set-cookie"] and TOKEN not in app.key
     set_cookie = response.headers["set-cookie"]
     name, attributes = set_cookie.split("=", 1)[0], [a.strip().lower() for a in set_cookie.split(";")[1:]]
     assert str(PORT) in name
@@ -132,19 +144,12 @@ def test_a_post_without_our_origin_is_refused_with_403(
     assert response.status_code == 403
 
 
-def test_a_signed_in_page_gets_its_key_and_the_key_alone_sets_the_cookie_again(
-    app: InProcessApp, cookie: str
-) -> None:
+def test_the_pages_key_alone_sets_the_cookie_again(app: InProcessApp, cookie: str) -> None:
     # Another server on this machine may overwrite the cookie (cookies ignore the port); the key the page
     # keeps in its own origin's storage gets it back.
     own = {"origin": app.origin}
-    assert app.client.post("/auth/key", headers=own).status_code == 401  # no cookie, no key
-    assert app.client.post("/auth/key", headers={"cookie": cookie}).status_code == 403  # not our page
-    key = app.client.post("/auth/key", headers={**own, "cookie": cookie})
-    assert key.status_code == 200 and key.headers["cache-control"] == "no-store"
-    assert TOKEN not in key.text
-
-    renewed = app.client.post("/auth/renew", headers=own, content=key.content)
+    key = app.key.encode()
+    renewed = app.client.post("/auth/renew", headers=own, content=key)
     app.client.cookies.clear()  # the client keeps what a response sets; the other tests send their own
     assert renewed.status_code == 204
     assert renewed.headers["set-cookie"].split(";")[0] == cookie
@@ -152,11 +157,41 @@ def test_a_signed_in_page_gets_its_key_and_the_key_alone_sets_the_cookie_again(
     for refused in (
         app.client.post("/auth/renew", headers=own, content=b"a wrong key"),
         app.client.post("/auth/renew", headers=own, content=TOKEN.encode()),  # not the token either
-        app.client.post("/auth/renew", headers=own, content=key.content + b"x" * 300),
+        app.client.post(
+            "/auth/renew", headers=own, content=cookie.split("=", 1)[1].encode()
+        ),  # nor the cookie
+        app.client.post("/auth/renew", headers=own, content=key + b"x" * 300),
     ):
         assert refused.status_code == 401 and "set-cookie" not in refused.headers
-    assert app.client.post("/auth/renew", content=key.content).status_code == 403  # no Origin
+    assert app.client.post("/auth/renew", content=key).status_code == 403  # no Origin
     assert app.client.get("/auth/renew").status_code == 401  # only a POST renews
+
+
+def test_the_cookie_alone_gives_no_key_and_changes_nothing(app: InProcessApp, cookie: str) -> None:
+    # Every server on 127.0.0.1 the browser visits is sent the cookie, and can forge any Origin: with the
+    # cookie alone, no request that changes anything goes through, and none hands out the key.
+    own = {"origin": app.origin, "cookie": cookie}
+    for path in ("/auth/key", "/playground/send", "/playground"):
+        refused = app.client.post(path, headers=own, content=b"text=hi")
+        assert refused.status_code == 403 and "has no sign-in key" in refused.text, path
+        assert app.key not in refused.text
+    wrong = app.client.post("/playground", headers={**own, "x-webclient-key": "guess"}, content=b"text=hi")
+    assert wrong.status_code == 403
+    shown = app.client.post("/playground", headers={**own, "x-webclient-key": app.key}, content=b"text=hi")
+    assert shown.status_code in (200, 422) and "has no sign-in key" not in shown.text
+
+
+@pytest.mark.parametrize("first", [None, "", "not json", '{"webclient_key": "guess"}', "cookie"])
+def test_a_websocket_whose_first_message_is_not_the_key_is_closed_with_4401(
+    app: InProcessApp, cookie: str, first: str | None
+) -> None:
+    tab = app.open_tab(key=None)
+    if first is not None:
+        tab.socket.send_text(key_message(cookie.split("=", 1)[1]) if first == "cookie" else first)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            tab.socket.receive_text()
+        assert closed.value.code == 4401 and "open the link webclient printed" in closed.value.reason
+    assert app.open_tab().socket  # with the key, a tab opens as before
 
 
 @pytest.mark.parametrize("path", ["/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"])
@@ -220,7 +255,7 @@ def test_a_websocket_with_a_foreign_host_is_refused(app: InProcessApp, cookie: s
 def test_no_http_request_can_set_the_agent_command(app: InProcessApp, cookie: str, tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     evil = f"touch {marker}"
-    headers = {"cookie": cookie, "origin": app.origin}
+    headers = {"cookie": cookie, "origin": app.origin, "x-webclient-key": app.key}  # the page's own
 
     assert app.client.post("/", headers=headers, json={"agent": evil}).status_code == 405
     for method in ("POST", "PUT"):
@@ -289,6 +324,27 @@ def test_a_real_server_signs_in_with_its_token_once_and_checks_host_and_cookie(s
     assert http_get(server.base + "/", headers=foreign).status_code == 400
 
 
+async def test_another_process_with_the_cookie_alone_cannot_run_a_prompt(tmp_path: Path) -> None:
+    # Every server on 127.0.0.1 the browser visits is sent the cookie; with it, and a forged Origin, a
+    # process once opened a session's socket and ran a prompt. The page's key is what lets a tab in.
+    with run_server(scripted_agent("echo_agent"), cwd=tmp_path) as live:
+        cookie = live.cookie()
+        page = http_get(live.base + "/s/s1", headers={"cookie": cookie})
+        assert page.status_code == 200 and live.key() not in page.text  # the page never holds the key
+        forged = {"origin": live.base, "cookie": cookie}
+        async with websockets.connect(live.ws_url, additional_headers=forged) as socket:
+            await socket.send(json.dumps({"action": "prompt", "text": "run rm -rf ~"}))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                async with asyncio.timeout(30):  # refused at once; not frames of a session
+                    while True:
+                        await socket.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+        tab = await open_tab(live)  # the page itself, with its key
+        await tab.send(action="prompt", text="hello")
+        await tab.wait_for(turn_finished("hello"), timeout=60)
+        assert "rm -rf" not in tab.html
+
+
 async def test_a_real_server_answers_a_refused_websocket_upgrade_with_403(server: LiveServer) -> None:
     url, cookie = server.ws_url, server.cookie()
     async with websockets.connect(url, additional_headers={"origin": server.base, "cookie": cookie}):
@@ -327,12 +383,12 @@ def test_the_token_exchange_redirects_only_to_our_own_paths(
 ) -> None:
     # The first exchange (real token, no cookie) and a later one (with the cookie) alike.
     first = http_get(f"{fresh.base}{path}?token={fresh.token}", follow_redirects=False)
-    assert first.status_code == 303 and first.headers["location"] == expected
+    assert first.status_code == 303 and first.headers["location"].partition("#")[0] == expected
     cookie = first.headers["set-cookie"].split(";", 1)[0]
     later = http_get(
         f"{fresh.base}{path}?token={fresh.token}", headers={"cookie": cookie}, follow_redirects=False
     )
-    assert later.status_code == 303 and later.headers["location"] == expected
+    assert later.status_code == 303 and later.headers["location"].partition("#")[0] == expected
 
 
 @pytest.mark.parametrize("host", ["127.0.0.2", "localhost"])
@@ -363,5 +419,28 @@ def test_the_token_signs_in_once_and_a_second_exchange_gets_401_and_a_page_sayin
     assert again.headers["content-security-policy"] == csp_header(fresh)
     # The browser that signed in may open the printed link again: it is sent on, with no new cookie.
     same = http_get(fresh.url, headers={"cookie": cookie}, follow_redirects=False)
-    assert same.status_code == 303 and same.headers["location"] == "/"
+    assert same.status_code == 303 and same.headers["location"] == f"/#webclient-key={fresh.key()}"
     assert "set-cookie" not in same.headers
+
+
+def test_a_huge_cookie_header_from_other_local_servers_gets_a_page_that_clears_them_and_says_why(
+    server: LiveServer,
+) -> None:
+    # Cookies ignore the port: other programs on 127.0.0.1 can make the browser send 176 KB of them,
+    # which once reset every connection, so the page could not even say what happened.
+    ours = server.cookie()
+    junk = "; ".join(f"other{n}={'x' * 1000}" for n in range(176))
+    refused = httpx.get(server.base + "/s/s1", headers={"cookie": f"{junk}; {ours}"}, timeout=30)
+    assert refused.status_code == 431
+    assert "too many cookies" in refused.text and "Cookies are not kept apart by port" in refused.text
+    cleared = refused.headers.get_list("set-cookie")
+    assert "other0=; Max-Age=0; Path=/" in cleared and "other175=; Max-Age=0; Path=/" in cleared
+    assert f"{ours.split('=')[0]}=; Max-Age=0; Path=/" in cleared
+    assert 'data-role="sign-in-renewal"' in refused.text  # the page gets our cookie back with its key
+    renewed = httpx.post(
+        server.base + "/auth/renew",
+        headers={"origin": server.base},
+        content=server.key().encode(),
+        timeout=30,
+    )
+    assert renewed.status_code == 204 and renewed.headers["set-cookie"].split(";")[0] == ours

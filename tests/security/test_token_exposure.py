@@ -101,3 +101,18 @@ def test_the_browser_gets_a_user_only_file_that_redirects_and_no_command_line_ho
     process.send_signal(signal.SIGINT)  # Ctrl+C
     process.wait(timeout=30)
     assert not Path(opened["file"]).exists()  # removed when the server stops
+
+
+@pytest.mark.parametrize(
+    "stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["SIGTERM", "terminal closed", "Ctrl+C"]
+)
+def test_the_file_that_opened_the_browser_is_removed_however_the_server_is_stopped(
+    started: tuple[subprocess.Popen[str], Path, list[str]], stop: signal.Signals
+) -> None:
+    process, record, _ = started
+    wait_until(record.exists, 60, "the browser to be opened")
+    opened = Path(json.loads(record.read_text())["file"])
+    assert opened.exists()  # kept for the browser's first read, two minutes at most
+    process.send_signal(stop)
+    assert process.wait(timeout=30) in (0, 1, -stop, 128 + stop)
+    assert not opened.exists()  # removed when the server stops, not left in the temporary folder

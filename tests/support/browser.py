@@ -9,6 +9,7 @@ page the way a user does. `demo_server` runs the demo agent in a workspace until
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,11 +33,20 @@ AGENT_STARTUP_TIMEOUT = 60.0
 FAST_DEMO = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "0", "WEBCLIENT_DEMO_SLOW_STEP_MS": "50"}
 
 
+KEY_STORE = "webclient-sign-in-key"  # where static/sign_in_key.js keeps the page's key
+
+
 def sign_in(context: BrowserContext, server: LiveServer) -> None:
-    """Give a browser context the server's session cookie, as its token link would have set it."""
+    """Give a browser context the server's session cookie and the page's key in the origin's storage, as
+    its token link would have set them."""
     name, value = server.cookie().split("=", 1)
     context.add_cookies(
         [{"name": name, "value": value, "url": server.base, "httpOnly": True, "sameSite": "Strict"}]
+    )
+    origin, key = json.dumps(server.base), json.dumps(server.key())
+    context.add_init_script(
+        f"if (location.origin === {origin} && !localStorage.getItem({json.dumps(KEY_STORE)}))"
+        f" localStorage.setItem({json.dumps(KEY_STORE)}, {key});"
     )
 
 
@@ -57,9 +67,10 @@ def open_signed_in(page: Page, server: LiveServer) -> None:
         page.goto(server.url)
         return
     page.goto(server.url)
-    page.wait_for_url(re.compile(r"/s/s\d+$"))  # the token left the address bar
+    page.wait_for_url(re.compile(r"/s/s\d+$"))  # the token (and the key) left the address bar
     [cookie] = [c for c in page.context.cookies() if c["name"].startswith("webclient_")]
     server.cookies.append(f"{cookie['name']}={cookie['value']}")
+    server.keys.append(page.evaluate(f"localStorage.getItem({json.dumps(KEY_STORE)})"))
 
 
 def own_demo_server(name: str, *extra_args: str) -> tuple[Any, Any, Any]:

@@ -26,6 +26,7 @@ from tests.support.html import status_is
 from tests.support.polling import Deadline
 from webclient.settings import Settings
 from webclient.web.app import create_app
+from webclient.web.security import key_in, key_message
 
 # Nothing listens here: the port only names the Host and Origin the app accepts and its cookie.
 PORT = 8765
@@ -51,6 +52,13 @@ class InProcessApp:
         return str(self.exchange.headers["set-cookie"]).split(";", 1)[0]
 
     @property
+    def key(self) -> str:
+        """The page's key the token link gave (in the fragment of where it redirected)."""
+        key = key_in(self.exchange.headers["location"])
+        assert key is not None, self.exchange.headers["location"]
+        return key
+
+    @property
     def base(self) -> str:
         return BASE
 
@@ -67,14 +75,20 @@ class InProcessApp:
         headers = {"cookie": self.cookie, **kwargs.pop("headers", {})}
         return self.client.get(path, headers=headers, follow_redirects=False, **kwargs)
 
-    def open_tab(self, local_id: str = "s1", headers: dict[str, str] | None = None) -> Tab:
-        """Connect a tab's WebSocket to `/ws/<local_id>` with our Origin and cookie; closed at teardown."""
+    def open_tab(
+        self, local_id: str = "s1", headers: dict[str, str] | None = None, key: str | None = ""
+    ) -> Tab:
+        """Connect a tab's WebSocket to `/ws/<local_id>` with our Origin and cookie, and send the page's
+        key first (`key`: another one, None for none); closed at teardown."""
         # An absolute URL: a relative one would name the TestClient's own "testserver" as Host.
         socket = self.client.websocket_connect(
             f"ws://127.0.0.1:{PORT}/ws/{local_id}",
             headers=headers or {"origin": self.origin, "cookie": self.cookie},
         )
-        tab = Tab(socket.__enter__())
+        opened = socket.__enter__()
+        if key is not None:
+            opened.send_text(key_message(key or self.key))
+        tab = Tab(opened)
         self.tabs.append(tab)
         return tab
 

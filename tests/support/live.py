@@ -32,6 +32,7 @@ import websockets
 
 from tests.support.polling import Deadline, wait_until
 from webclient.web.cli import bind, build_server, settings_from_args, url_for
+from webclient.web.security import key_in, key_message
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENTS = ROOT / "tests" / "agents"
@@ -72,6 +73,7 @@ class LiveServer:
     base: str = ""
     token: str = ""
     cookies: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)  # the page's key the token link gave, once known
 
     def __post_init__(self) -> None:
         if not self.base:
@@ -103,7 +105,16 @@ class LiveServer:
             response = http_get(f"{self.base}/?token={self.token}", follow_redirects=False)
             assert response.status_code == 303, response.text
             self.cookies.append(response.headers["set-cookie"].split(";", 1)[0])
+            key = key_in(response.headers["location"])
+            if key is not None:
+                self.keys.append(key)
         return self.cookies[0]
+
+    def key(self) -> str:
+        """The page's key (in the fragment of where the token link redirects), after `cookie()`."""
+        self.cookie()
+        assert self.keys, "the token link gave no key"
+        return self.keys[0]
 
     def log(self) -> str:
         return "".join(self.output)
@@ -273,7 +284,11 @@ class Tab:
         return await self.wait_for(lambda html: text in html, timeout)
 
 
-async def open_tab(server: LiveServer, cookie: str | None = None, local_id: str = "s1") -> Tab:
+async def open_tab(
+    server: LiveServer, cookie: str | None = None, local_id: str = "s1", key: str | None = ""
+) -> Tab:
+    """A tab's WebSocket, which sends the page's key first, as a page does (`key`: another one, None for
+    none)."""
     socket = await websockets.connect(
         server.ws_url_of(local_id),
         additional_headers={"cookie": cookie or server.cookie(), "origin": server.base},
@@ -281,4 +296,6 @@ async def open_tab(server: LiveServer, cookie: str | None = None, local_id: str 
         # Nor does a browser ping: a server busy for seconds on a loaded machine must not close the tab.
         ping_interval=None,
     )
+    if key is not None:
+        await socket.send(key_message(key or server.key()))
     return Tab(socket)

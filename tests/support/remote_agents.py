@@ -140,3 +140,11 @@ def remote_settings_file(
         entry["localTools"] = local_tools
     path.write_text(json.dumps({"agent_servers": {"remote": entry}}), encoding="utf-8")
     return path
+
+
+def hostile_http(mode: str) -> RemoteServer:
+    """`tests/peers/hostile_http.py` in `mode` (flood, trickle, silent) at http://127.0.0.1:PORT/acp; not
+    started yet."""
+    port = free_port()
+    argv = [sys.executable, str(PEERS / "hostile_http.py"), str(port), mode]
+    return RemoteServer(argv=argv, port=port, path="/acp")

@@ -16,6 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 from tests.support.html import Page
 from tests.support.live import LiveServer, http_get
 from tests.support.polling import Deadline
+from webclient.web.security import key_message
 
 _NAVIGATE = re.compile(r'data-href="/s/([^"]+)"')
 _SESSION_LINK = re.compile(r'data-testid="session-link" data-local-id="([^"]+)"')
@@ -113,6 +114,7 @@ class _Tab:
     def __init__(self, server: LiveServer, local_id: str, timeout: float) -> None:
         self.timeout = timeout
         self.frames: list[str] = []
+        self._key = server.key()
         self._connection = connect(
             server.ws_url_of(local_id),
             additional_headers={"cookie": server.cookie(), "origin": server.base},
@@ -122,6 +124,7 @@ class _Tab:
 
     def __enter__(self) -> _Tab:
         self._connection.__enter__()
+        self._connection.send(key_message(self._key))
         self.socket: ClientConnection = self._connection
         return self
 

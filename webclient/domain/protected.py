@@ -4,8 +4,9 @@ Pure policy, apart from one `lstat`/`stat` per path for the executable bit. The 
 agent's write to a protected path (the write itself is not this module's business). The defaults follow
 what careful editors protect: version control internals and hooks, editor and CI configuration that
 runs tasks, credentials and keys, and any existing executable; and, for a working directory that holds
-them (the home folder, or `/`), the user's shell start-up files, git's global and system config, SSH,
-desktop autostart, systemd user units, cron and the folders on PATH. `extra` adds the user's
+them (the home folder, or `/`), the start-up hooks of shells and interpreters, build-tool and
+version-control configuration, editor settings, SSH, desktop autostart, systemd user units, cron and
+the folders on PATH (the rule and its classes are stated above `_DIRECTORIES`). `extra` adds the user's
 `--protected` globs.
 
 Matching ignores case: on macOS and Windows `.Git/Config` is the same file as `.git/config`. Both the
@@ -23,36 +24,95 @@ from pathlib import Path, PurePosixPath
 
 __all__ = ["DEFAULT_PATTERNS", "ProtectedPaths", "is_protected"]
 
-# Directories protected wherever they are, with everything under them (as path segments). With the
+# The rule: a file is protected when a program runs it, or a command it names, by itself, without a
+# question: at its next start, at the next command of a tool, or when an editor opens a folder. With the
 # working directory at the home folder (webclient's default is the current directory), the user's own
-# configuration is inside it: what a shell, git, the desktop, systemd or an editor runs by itself.
+# configuration is inside it. The classes, each as directories (path segments, at any depth, everything
+# under them) and file names (at any depth):
+# - version control internals, CI and credentials of a project;
+# - start-up hooks of shells and interpreters (Python's site-packages `.pth` files run at every start);
+# - build-tool and version-control configuration (init scripts, hooks, aliases, credential helpers);
+# - editor and IDE settings (tasks, terminal profiles, paths of the executables they run);
+# - what the desktop or systemd starts, and the folders on PATH.
 _DIRECTORIES = (
+    # version control and CI of a project
     (".git",),  # config (core.fsmonitor, core.hooksPath...) and hooks run commands
-    (".vscode",),  # tasks.json, settings that name executables
-    (".idea",),
+    (".hg",),  # a repository's hgrc: [hooks]
+    (".svn",),
+    (".bzr",),
+    (".jj",),
     (".github", "workflows"),  # CI that runs with the repository's secrets
     (".husky",),  # git hooks
+    # credentials that run a helper, or log in
     (".ssh",),  # authorized_keys, config's ProxyCommand
-    (".config", "git"),  # git's global config, attributes and hooks
-    (".config", "autostart"),  # desktop sessions start these
-    (".config", "systemd"),  # systemd user units
-    (".local", "share", "systemd"),
-    (".config", "environment.d"),
-    (".config", "fish"),
-    (".config", "nvim"),
-    (".config", "direnv"),
-    (".config", "pip"),  # an index URL: what the next install runs
-    (".pip",),
-    (".local", "bin"),  # on PATH: a new file there runs under a command's name
-    (".vim",),
-    (".emacs.d",),
     (".docker",),  # credential helpers
     (".kube",),  # exec credential plugins
     (".aws",),  # credential_process
     (".gnupg",),
+    # start-up hooks of shells and interpreters
+    (".config", "fish"),
+    (".config", "zsh"),
+    (".oh-my-zsh",),
+    (".bashrc.d",),
+    ("site-packages",),  # .pth files (import lines run at every start), sitecustomize, any module
+    ("dist-packages",),
+    (".ipython",),  # profile_default/startup/*.py
+    (".config", "ipython"),
+    (".jupyter",),
+    (".julia", "config"),  # startup.jl
+    (".config", "environment.d"),
+    (".config", "direnv"),
+    # build tools and version control: configuration that names commands, init scripts, indexes
+    (".config", "git"),  # git's global config, attributes and hooks
+    (".config", "hg"),
+    (".config", "jj"),
+    (".gradle",),  # init.gradle, init.d/, gradle.properties
+    (".m2",),  # settings.xml
+    (".sbt",),
+    (".cargo",),  # config.toml (build.rustc-wrapper, aliases), bin/ on PATH
+    (".rustup",),
+    (".config", "pip"),  # an index URL: what the next install runs
+    (".pip",),
+    (".config", "uv"),
+    (".config", "pypoetry"),
+    (".config", "yarn"),
+    (".config", "npm"),
+    (".config", "go"),
+    (".config", "composer"),
+    (".composer",),
+    (".bundle",),
+    (".cabal",),
+    (".stack",),
+    (".config", "nix"),
+    # editor and IDE settings: tasks, terminal profiles, executables they run
+    (".vscode",),  # a folder's tasks.json, settings that name executables
+    (".config", "code"),  # VS Code's user settings.json
+    (".config", "code - oss"),
+    (".config", "vscodium"),
+    (".config", "cursor"),
+    (".vscode-server",),  # remote VS Code: settings, extensions
+    (".vscode-oss",),
+    (".cursor",),
+    (".idea",),
+    (".config", "jetbrains"),
+    (".config", "sublime-text"),
+    (".config", "sublime-text-3"),
+    (".config", "zed"),
+    (".config", "helix"),
+    (".config", "nvim"),
+    (".config", "emacs"),
+    (".vim",),
+    (".emacs.d",),
+    (".doom.d",),
+    # what the desktop and systemd start, and the folders on PATH
+    (".config", "autostart"),
+    (".config", "systemd"),  # systemd user units
+    (".local", "share", "systemd"),
+    (".local", "bin"),  # on PATH: a new file there runs under a command's name
 )
-# File names protected wherever they are.
+# File names protected wherever they are (the same classes).
 _NAMES = (
+    # credentials and secrets
     ".env",
     ".env.*",
     "*.pem",
@@ -79,16 +139,42 @@ _NAMES = (
     ".xsession",
     ".xsessionrc",
     ".pam_environment",
-    ".gitconfig",  # git's global config: core.fsmonitor runs at the next `git status` anywhere
     ".envrc",  # direnv runs it on entering the directory
+    ".tmux.conf",  # run-shell
+    ".screenrc",
+    # interpreters' and debuggers' start-up files
+    "*.pth",  # an `import` line in one runs at every Python start
+    "sitecustomize.py",
+    "usercustomize.py",
+    ".pythonrc",
+    ".pythonrc.py",
+    ".pythonstartup",
+    ".irbrc",
+    ".pryrc",
+    ".gemrc",
+    ".rprofile",
+    ".renviron",
+    ".perldb",
+    ".psqlrc",  # \! runs a shell command
+    ".gdbinit",
+    ".lldbinit",
+    # build-tool and version-control configuration
+    ".gitconfig",  # git's global config: core.fsmonitor runs at the next `git status` anywhere
+    ".hgrc",  # [hooks], [alias] with !
+    ".yarnrc",
+    ".yarnrc.yml",  # yarnPath runs a script
+    ".bunfig.toml",
+    ".condarc",
+    ".pydistutils.cfg",
+    "pip.conf",
+    ".mavenrc",
+    # editor configuration
     ".vimrc",
     ".gvimrc",
     ".exrc",
     ".nvimrc",
     ".emacs",
-    ".tmux.conf",  # run-shell
-    ".yarnrc",
-    ".yarnrc.yml",  # yarnPath runs a script
+    ".spacemacs",
 )
 # Absolute places protected for any working directory (one at `/` holds them): system configuration,
 # git's system config among it, programs, and the crontabs.

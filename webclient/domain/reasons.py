@@ -9,9 +9,13 @@ message and code, and the data as JSON (bounded; the template escapes it).
 from __future__ import annotations
 
 import json
+from urllib.parse import urlsplit
 
+from webclient.acp.remote import shown_url
+from webclient.acp.remote.websocket import OPEN_TIMEOUT
 from webclient.acp.structured_errors import structured_reason
 from webclient.errors import AgentError, AgentExitedError, AgentRequestError
+from webclient.remote_config import WEBSOCKET_SCHEMES
 from webclient.text_controls import strip_controls
 
 # The keys under which agents put their reason in an error's `data`, most specific first.
@@ -80,3 +84,14 @@ def _json(data: object) -> str:
 
 def _bounded(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def connecting_text(url: str, initialize_timeout: float, attempt: int) -> str:
+    """What the page says while a remote agent is being reached: where, which attempt, and how long it
+    has (a WebSocket's opening handshake, then the answer to `initialize`), so an endpoint that never
+    answers is not a bare "starting agent…"."""
+    deadline = initialize_timeout + (OPEN_TIMEOUT if urlsplit(url).scheme in WEBSOCKET_SCHEMES else 0)
+    return (
+        f"connecting to the remote agent at {shown_url(url)} (attempt {attempt}): it has {deadline:g} s "
+        "to answer before webclient gives up"
+    )

@@ -4,8 +4,7 @@ The registry owns every `LiveSession` and, through one `AgentRoute` per configur
 `AgentSupervisor`. Each session talks to one agent; the route is that agent's connection listener, so
 each update, request and notice goes to the session it names among that agent's sessions, and what
 concerns the agent as a whole (its exit, a notice without a session) goes to every session it serves.
-Agents other than the first start on first use. There is no server-wide "current" session: each tab
-names the session it shows.
+Agents other than the first start on first use; no session is the server's "current": each tab names its own.
 """
 
 from __future__ import annotations
@@ -68,6 +67,7 @@ class SessionRegistry(Generic[SinkT]):
             settings.kept_transcripts_max_mb * 1024 * 1024, settings.kept_transcripts_max_days * 86400
         )
         self.transcripts = TranscriptStore(folder, bounds)
+        self.transcripts.on_problem = self._not_kept  # said once on the page, with the real cause
         self.copies = KeptCopies(self.transcripts)  # what the sidebar offers of them, read only
         self._keepers: dict[str, TranscriptKeeper] = {}
         self._add(self.agents[self.default_agent])  # a fresh server opens on one session
@@ -92,6 +92,10 @@ class SessionRegistry(Generic[SinkT]):
     def sessions_of(self, agent_key: str) -> list[LiveSession[SinkT]]:
         """The live sessions that talk to this agent, oldest first (a stored copy talks to none)."""
         return [s for s in self.live_sessions() if s.agent_key == agent_key]
+
+    def _not_kept(self, said: str) -> None:
+        for live in self.live_sessions():
+            live.notice(NoticeLevel.ERROR, said)
 
     def live_sessions(self) -> list[LiveSession[SinkT]]:
         """The sessions but the stored copies shown read only, oldest first."""

@@ -2,8 +2,7 @@
 connection, routing what the agent says to the session it names among this agent's sessions, and what
 concerns the agent as a whole (its exit, a notice without a session) to every session it serves.
 
-The registry owns the routes; a route knows the registry only as a `RouteHost`, so the two modules do
-not import each other.
+The registry owns the routes; a route knows it only as a `RouteHost` (the modules do not import each other).
 """
 
 from __future__ import annotations
@@ -38,16 +37,16 @@ from webclient.agent_config import AgentSpec, mcp_servers_for
 from webclient.domain.changes import SinkT
 from webclient.domain.files import FileAccessError, FileMissing
 from webclient.domain.live_session import LiveSession
-from webclient.domain.reasons import agent_reason, error_detail, failure_text
+from webclient.domain.reasons import agent_reason, connecting_text, error_detail, failure_text
 from webclient.domain.sign_in import SignIn
 from webclient.domain.state import Aspect
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.domain.terminals import TerminalError
+from webclient.domain.unknown_sessions import UnknownSessions
 from webclient.errors import AgentError, AgentExitedError, RemoteLost, RequestRefused, describe_exit
 from webclient.settings import Settings
 
-# Updates kept for sessions still opening (v1 agents rarely send any before their answer; a replay of
-# `session/load` goes to the session it names, which is known).
+# Updates kept for sessions still opening (v1 agents rarely send any before their answer).
 MAX_EARLY_UPDATES = 64
 # Sessions closed here whose ids are remembered, so that what the agent still sends of them says nothing.
 MAX_CLOSED_REMEMBERED = 256
@@ -96,6 +95,8 @@ class AgentRoute(Generic[SinkT]):
         # Sessions closed here, the latest last: the agent may still finish what it was saying in one
         # (its turn goes on after a v1 close), which is no news for the sessions open here.
         self._closed: dict[str, None] = {}
+        self._unknown = UnknownSessions()  # what it sent for sessions not open here
+        self._attempts, self._timeout = 0, settings.initialize_timeout  # a remote agent's starts: said
 
     @property
     def key(self) -> str:
@@ -126,6 +127,9 @@ class AgentRoute(Generic[SinkT]):
     # --- SupervisorEvents -------------------------------------------------------------------------------
 
     def agent_status(self, status: AgentStatus) -> None:
+        if status is AgentStatus.STARTING and self.spec.url is not None:  # say where, for how long
+            self._attempts += 1
+            self.notify_all(NoticeLevel.INFO, connecting_text(self.spec.url, self._timeout, self._attempts))
         for live in self.sessions():
             live.set_agent_status(status)
             if status is AgentStatus.EXITED:
@@ -290,9 +294,7 @@ class AgentRoute(Generic[SinkT]):
             if self._opening and translation.session_id is not None:
                 self._keep_early(translation)
             elif translation.session_id is not None:
-                self.notify_all(
-                    NoticeLevel.WARNING, f"ignored an update for unknown session {translation.session_id!r}"
-                )
+                self._unknown.said(translation.session_id, self.sessions())
             else:  # an unreadable session id: the translation is a notice saying so
                 for event in translation.events:
                     for each in self.sessions():

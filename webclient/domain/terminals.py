@@ -3,8 +3,11 @@
 Each command runs in its own process group, in the session's directory (a `cwd` outside it is refused),
 with the user's environment (never webclient's own `WEBCLIENT_*` variables) plus the request's `env`.
 Output is captured as text, keeping the tail within `outputByteLimit` bytes, cut at a character
-boundary. Every process group is killed on release, and when the manager is closed (session close,
-agent exit, server shutdown); when a command exits, what it left running in its group ends with it.
+boundary. A session has at most `MAX_LIVE_TERMINALS` terminals not yet released (a create past that is
+refused, with an error that says so), and they keep at most `MAX_SESSION_OUTPUT_CHARS` of output
+together: past that, the oldest keep only their last `KEPT_TAIL_CHARS`. Every process group is killed
+on release, and when the manager is closed (session close, agent exit, server shutdown); when a command
+exits, what it left running in its group ends with it.
 The manager owns the task that reads each command's output and reaps it.
 """
 
@@ -19,6 +22,7 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
+from webclient.acp.heap import give_back_free_memory
 from webclient.acp.models import TerminalExit, TerminalOutput, TerminalRequest
 from webclient.aio import cancel_and_wait, close_transport, exited
 from webclient.domain.files import FileAccess, FileAccessError
@@ -28,6 +32,11 @@ from webclient.errors import RequestRefused
 # like `yes` must not fill the server's memory.
 MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 READ_CHUNK = 64 * 1024
+# A session's terminals not yet released, and the output they keep together (40 commands of 4.2 MB each
+# that stayed alive once held 244 MiB); past the total, the oldest keep their tail only.
+MAX_LIVE_TERMINALS = 32
+MAX_SESSION_OUTPUT_CHARS = 16 * 1024 * 1024
+KEPT_TAIL_CHARS = 64 * 1024
 # After the command exits, how long its output pipe may stay open (a background child holding it)
 # before we report the exit anyway.
 DRAIN_GRACE_SECONDS = 1.0
@@ -50,6 +59,13 @@ class OutputBuffer:
         self.text = ""
         self.truncated = False
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def shrink(self, chars: int) -> None:
+        """Keep only the last `chars` characters, from now on too (a session's total was reached)."""
+        self.limit = min(self.limit, chars)
+        if len(self.text) > chars:
+            self.text = self.text[-chars:]
+            self.truncated = True
 
     def append(self, data: bytes, *, final: bool = False) -> None:
         self.text += self._decoder.decode(data, final)
@@ -108,7 +124,13 @@ class TerminalManager:
         self._ids = itertools.count(1)
 
     async def create(self, request: TerminalRequest) -> str:
-        """Start the command; its id. Refused (TerminalError) for a cwd outside the session's directory."""
+        """Start the command; its id. Refused (TerminalError) for a cwd outside the session's directory,
+        and past `MAX_LIVE_TERMINALS` terminals not released."""
+        if len(self._terminals) >= MAX_LIVE_TERMINALS:
+            raise TerminalError(
+                f"refused to run {request.command!r}: this session has {MAX_LIVE_TERMINALS} terminals "
+                "already, the most it may keep; release one (terminal/release) first"
+            )
         cwd = self._working_directory(request.cwd)
         # One command line without arguments runs in a shell, as agents that send `git status` expect.
         argv = [request.command, *request.args] if request.args else ["/bin/sh", "-c", request.command]
@@ -161,6 +183,12 @@ class TerminalManager:
         """Kill every command and wait until each is reaped."""
         self.release_all()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.to_thread(give_back_free_memory)  # their output, freed, goes back to the system
+
+    @property
+    def kept_chars(self) -> int:
+        """The output the live terminals keep together, in characters."""
+        return sum(len(t.buffer.text) for t in self._terminals.values())
 
     @property
     def running(self) -> tuple[int, ...]:
@@ -207,8 +235,19 @@ class TerminalManager:
         assert stream is not None
         while data := await stream.read(READ_CHUNK):
             terminal.buffer.append(data)
+            self._keep_within_total(terminal)
             self._listener(terminal.id, terminal.snapshot())
         terminal.buffer.append(b"", final=True)
+
+    def _keep_within_total(self, growing: Terminal) -> None:
+        """Past the session's total, the oldest other terminals keep their tail only, then this one."""
+        excess = self.kept_chars - MAX_SESSION_OUTPUT_CHARS
+        for terminal in (*(t for t in self._terminals.values() if t is not growing), growing):
+            if excess <= 0:
+                return
+            before = len(terminal.buffer.text)
+            terminal.buffer.shrink(KEPT_TAIL_CHARS)
+            excess -= before - len(terminal.buffer.text)
 
 
 def exit_of(returncode: int) -> TerminalExit:

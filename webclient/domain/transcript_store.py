@@ -15,6 +15,7 @@ logged, said in `problem`, and costs only what was not written or read, never a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import queue
@@ -32,6 +33,8 @@ from pydantic import ValidationError
 from webclient.domain.kept import KeptEntry, KeptSummary, KeptTranscript
 
 log = logging.getLogger(__name__)
+# How soon a batch that could not be written (a full disk) is tried again, when nothing new comes.
+RETRY_SECONDS = 5.0
 
 FOLDER_NAME = "transcripts"
 FILE_NAME = "transcripts.sqlite3"
@@ -97,7 +100,8 @@ class TranscriptDatabase:
             pruned = self._prune(held)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite ends it by itself on a full disk: its error is the cause to tell
+                db.execute("ROLLBACK")
             raise
         return pruned
 
@@ -175,10 +179,16 @@ class TranscriptStore:
         self.folder = folder
         self.bounds = bounds
         self.problem: str | None = None  # the last failure, as it should be told
+        # Told once on the page (on the loop the store was started on), with the real cause.
+        self.on_problem: Callable[[str], object] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._told = False
         self._worker: _Worker | None = None
         self._held: set[str] = set()  # transcripts open sessions still write: never pruned
 
     def start(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            self._loop = asyncio.get_running_loop()
         if self.folder is not None and self._worker is None:
             self._worker = _Worker(self, self.folder)
             self._worker.start()
@@ -224,6 +234,12 @@ class TranscriptStore:
     def failed(self, what: str, exc: BaseException) -> None:
         self.problem = f"{what}: {exc}"
         log.warning("kept transcripts (%s): %s", self.folder, self.problem)
+        if self._told or self.on_problem is None or self._loop is None:
+            return
+        self._told = True  # once: a full disk fails every batch until there is space again
+        text = f"transcripts are not being kept in {self.folder}: {self.problem}"
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the terminal has it
+            self._loop.call_soon_threadsafe(self.on_problem, text)
 
     @property
     def held(self) -> frozenset[str]:
@@ -250,6 +266,7 @@ class _Worker:
         self.jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self.run, name="transcript-store", daemon=True)
         self.db: TranscriptDatabase | None = None
+        self.failed: dict[str, Put] = {}  # the puts of the batch that could not be written
 
     def start(self) -> None:
         self.thread.start()
@@ -262,7 +279,10 @@ class _Worker:
         self.db = self.run_one("cannot open the database", self._open, None)
         stopping = False
         while not stopping:
-            jobs = [self.jobs.get()]
+            try:  # a failed batch is tried again, with or without new jobs
+                jobs = [self.jobs.get(timeout=RETRY_SECONDS if self.failed else None)]
+            except queue.Empty:
+                jobs = []
             while not self.jobs.empty():
                 jobs.append(self.jobs.get())
             stopping = any(job is _STOP for job in jobs)
@@ -274,15 +294,20 @@ class _Worker:
         return TranscriptDatabase(self.folder, self.store.bounds)
 
     def _batch(self, jobs: Sequence[Any]) -> None:
-        puts: dict[str, Put] = {}
+        puts, self.failed = self.failed, {}  # what failed last time goes first, merged with what is new
         for job in jobs:
             if isinstance(job, Put):  # one session's puts merge: its latest summary, every entry changed
                 merged = puts.setdefault(job.summary.key, Put(job.summary))
                 merged.summary = job.summary
                 merged.entries.update(job.entries)
         db = self.db
-        if puts and db is not None:
-            self.run_one("cannot write", lambda: db.write(puts.values(), self.store.held), None)
+        held = self.store.held
+        if (
+            puts
+            and db is not None
+            and not self.run_one("cannot write", lambda: _written(db, puts, held), False)
+        ):
+            self.failed = puts  # a full disk: kept, and written again once there is space
         for job in jobs:
             if isinstance(job, _Read):
                 job.future.set_result(self._read(job, db))
@@ -299,3 +324,8 @@ class _Worker:
         except (sqlite3.Error, OSError, ValidationError, ValueError) as exc:
             self.store.failed(what, exc)
             return default
+
+
+def _written(db: TranscriptDatabase, puts: dict[str, Put], held: frozenset[str]) -> bool:
+    db.write(puts.values(), held)
+    return True

@@ -23,6 +23,7 @@ PLAIN: tuple[tuple[str, str], ...] = (
     ("could not open session", "That session could not be opened."),
     ("the agent could not open a session", "A new session could not be started."),
     ("ignored an update for unknown session", "The agent sent news about a session that is not open here."),
+    ("ignored updates for unknown sessions", "The agent sent news about sessions that are not open here."),
     (
         "declined a permission request",
         "The agent asked permission in a session not open here; declined.",

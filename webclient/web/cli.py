@@ -212,6 +212,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Ctrl+C must work from the moment the URL shows, also when the process inherited SIGINT ignored
     # (started in the background by a script); uvicorn installs its own handler only once it serves.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    # SIGTERM and SIGHUP end `main` by an exception too, so that its `finally` removes the file that
+    # opened the browser: at their default they would end the process at once, and uvicorn, which
+    # handles SIGTERM while it serves, raises it again once it has stopped.
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, _exit_on_signal)
     try:
         print(f"webclient {__version__} is running at {url}", flush=True)
         if settings.open_browser:
@@ -226,6 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in opened:
             remove(path)
     return 0
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _missing_command(settings: Settings) -> str | None:
@@ -260,12 +269,20 @@ def build_server(settings: Settings, sock: socket.socket) -> uvicorn.Server:
     import uvicorn
 
     from webclient.web.app import create_app
+    from webclient.web.security import MAX_HEADER_BYTES
 
     app = create_app(settings, sock.getsockname()[1])
     # WebSocket compression only across a network: on loopback it saves no time, and compressing every
     # frame (and inflating it in the browser) costs CPU at each render of a streamed answer.
     deflate = not is_loopback(settings.host)
+    # Headers are read up to 1 MiB (h11's default, 16 KiB, reset the connection): other programs on
+    # 127.0.0.1 can make the browser send a huge Cookie header, which the middleware then answers.
     config = uvicorn.Config(
-        app, log_level="warning", ws="websockets-sansio", lifespan="on", ws_per_message_deflate=deflate
+        app,
+        log_level="warning",
+        ws="websockets-sansio",
+        lifespan="on",
+        ws_per_message_deflate=deflate,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
     )
     return uvicorn.Server(config)

@@ -49,6 +49,26 @@ NOT_SIGNED_IN = Refusal(
     RESTART_HINT,
     renews=True,
 )
+NO_KEY = Refusal(
+    403,
+    "This page has no sign-in key",
+    "The cookie alone opens nothing: changes need the key the link webclient printed gave this page, "
+    "and this browser's storage for the address has none (it was cleared, or this is another browser "
+    "profile).",
+    "Open the link webclient printed when it started, in this browser; if it says the link was used, "
+    "restart webclient for a new one.",
+)
+TOO_MANY_COOKIES = Refusal(
+    431,
+    "Your browser sent too many cookies",
+    "Cookies are not kept apart by port: every program serving on this machine's 127.0.0.1 shares them, "
+    "and together they made your browser's Cookie header too large to read. webclient has cleared the "
+    "cookies it was sent (other local programs that set them may sign you out), and gets its own back "
+    "with this page's sign-in key.",
+    "reload this page. If it still says this, open the link webclient printed when it started; if that "
+    "link was used, restart webclient for a new one.",
+    renews=True,
+)
 WRONG_TOKEN = Refusal(
     401,
     "This link is out of date",

@@ -8,14 +8,19 @@ WebSocket request is checked before any route sees it:
 - the per-start token, given once in the URL, is exchanged for an HttpOnly, SameSite=Strict cookie,
   once: after that the link signs nobody else in (a browser that already holds the cookie is simply
   sent on), and the redirect after the exchange only ever goes to a path of ours;
-- cookies are not kept apart by port, so any other server on this machine can overwrite or evict ours:
-  a signed-in page keeps the cookie's value as a key in its origin's own storage (which is kept apart
-  by port), and gives it back to get the cookie set again (`/auth/key`, `/auth/renew`).
+- cookies are not kept apart by port, so every other server on this machine the browser visits is sent
+  ours, and can overwrite or evict it. So the cookie alone opens nothing: the token exchange also hands
+  the page a key of its own (in the redirect's fragment, which no server is sent), which the page keeps
+  in its origin's storage (kept apart by port). Every state-changing request carries it (`X-Webclient-Key`)
+  and a WebSocket's first message is it; a page that lost the cookie gives the key back to have the
+  cookie set again (`/auth/renew`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
+import json
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,18 +32,34 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from webclient.web.error_pages import (
     BAD_HOST,
     CROSS_ORIGIN,
+    NO_KEY,
     NOT_SIGNED_IN,
     SPENT_TOKEN,
+    TOO_MANY_COOKIES,
     WRONG_TOKEN,
     Refusal,
 )
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PUBLIC_PREFIXES = ("/static/", "/favicon.ico")
-# A signed-in page asks for its key here (POST, our Origin, the cookie) ...
-KEY_PATH = "/auth/key"
-# ... and gives it back here (POST, our Origin, the key as the body) to have the cookie set again.
+# A page that lost the cookie gives its key back here (POST, our Origin, the key as the body) to have the
+# cookie set again.
 RENEW_PATH = "/auth/renew"
+# What a page is shown when its WebSocket was refused for want of the key.
+NO_KEY_PATH = "/auth/no-key"
+# The key: in the fragment of the address the token link redirects to, in this header of every
+# state-changing request, and as this field of a WebSocket's first message.
+KEY_FRAGMENT = "webclient-key"
+KEY_HEADER = "x-webclient-key"
+KEY_FIELD = "webclient_key"
+# A Cookie header past this is refused with a page that clears the cookies it names: other programs on
+# 127.0.0.1 can make the browser send so many that no request of ours could be read (the server reads
+# headers up to `MAX_HEADER_BYTES`, so that it can say so).
+MAX_COOKIE_BYTES = 16 * 1024
+MAX_HEADER_BYTES = 1024 * 1024
+# A WebSocket's first message must come this soon; 4401 closes one without the key.
+KEY_WAIT = 10.0
+NO_KEY_CLOSE = 4401
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -72,6 +93,7 @@ class AccessPolicy:
     token: str
     extra_hosts: tuple[str, ...] = ()
     cookie_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    page_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
 
     @property
     def cookie_name(self) -> str:
@@ -100,8 +122,10 @@ class AccessPolicy:
         value = _cookie_value(cookie_header, self.cookie_name)
         return value is not None and hmac.compare_digest(value.encode(), self.cookie_secret.encode())
 
-    def key_ok(self, candidate: bytes) -> bool:
-        return hmac.compare_digest(candidate, self.cookie_secret.encode())
+    def key_ok(self, candidate: bytes | str | None) -> bool:
+        if isinstance(candidate, str):
+            candidate = candidate.encode("utf-8", "replace")
+        return candidate is not None and hmac.compare_digest(candidate, self.page_key.encode())
 
     def set_cookie_header(self) -> str:
         return f"{self.cookie_name}={self.cookie_secret}; HttpOnly; SameSite=Strict; Path=/"
@@ -129,6 +153,8 @@ class SecurityMiddleware:
         path: str = scope["path"]
         if not self.policy.host_ok(headers.get("host")):
             return await _respond(send, BAD_HOST)
+        if len(headers.get("cookie", "")) > MAX_COOKIE_BYTES:
+            return await _respond(send, TOO_MANY_COOKIES, _clearing(headers["cookie"]))
         if method not in SAFE_METHODS and not self.policy.origin_ok(headers.get("origin")):
             return await _respond(send, CROSS_ORIGIN)
         if path == RENEW_PATH and method == "POST":
@@ -139,8 +165,10 @@ class SecurityMiddleware:
                 return await self._exchange_token(scope, send, query)
             if not self.policy.cookie_ok(headers.get("cookie")):
                 return await _respond(send, NOT_SIGNED_IN)
-            if path == KEY_PATH and method == "POST":
-                return await _plain(send, 200, self.policy.cookie_secret.encode())
+            if method not in SAFE_METHODS and not self.policy.key_ok(headers.get(KEY_HEADER)):
+                return await _respond(send, NO_KEY)  # the cookie alone changes nothing
+            if path == NO_KEY_PATH:
+                return await _respond(send, NO_KEY)
         await self.app(scope, receive, _with_security_headers(send))
 
     async def _renew(self, receive: Receive, send: Send) -> None:
@@ -154,14 +182,19 @@ class SecurityMiddleware:
     async def _exchange_token(self, scope: Scope, send: Send, query: dict[str, str]) -> None:
         token = query.pop("token")
         location = own_path(scope["path"]) + (f"?{urlencode(query)}" if query else "")
+        # The page's key goes in the fragment, which the browser keeps across redirects and sends to no
+        # server; the page moves it into its origin's storage and out of the address bar.
+        with_key = f"{location}#{KEY_FRAGMENT}={self.policy.page_key}"
         if self.policy.cookie_ok(_headers(scope).get("cookie")):
-            return await _redirect(send, location, set_cookie=None)  # signed in already: just the clean URL
+            # Signed in already: the clean URL, with the key again for whoever holds the token too.
+            again = with_key if self.policy.token_ok(token) else location
+            return await _redirect(send, again, set_cookie=None)
         if not self.policy.token_ok(token):
             return await _respond(send, WRONG_TOKEN)
         if self.token_spent:
             return await _respond(send, SPENT_TOKEN)
         self.token_spent = True
-        await _redirect(send, location, set_cookie=self.policy.set_cookie_header())
+        await _redirect(send, with_key, set_cookie=self.policy.set_cookie_header())
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = _headers(scope)
@@ -173,7 +206,63 @@ class SecurityMiddleware:
             # Closing before accepting makes the server answer the upgrade with HTTP 403.
             await send({"type": "websocket.close", "code": 1008})
             return
-        await self.app(scope, receive, send)
+        connect = await receive()
+        if connect["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        if not await self._key_first(receive):
+            reason = "no sign-in key: open the link webclient printed when it started"
+            await send({"type": "websocket.close", "code": NO_KEY_CLOSE, "reason": reason})
+            return
+        await self.app(scope, _replaying(connect, receive), _accepted(send))
+
+    async def _key_first(self, receive: Receive) -> bool:
+        """Whether the socket's first message, within `KEY_WAIT`, is `{"webclient_key": KEY}`."""
+        try:
+            async with asyncio.timeout(KEY_WAIT):
+                message = await receive()
+        except TimeoutError:
+            return False
+        text = message.get("text") if message["type"] == "websocket.receive" else None
+        if not isinstance(text, str) or len(text) > 1024:
+            return False
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return False
+        return isinstance(value, dict) and self.policy.key_ok(str(value.get(KEY_FIELD, "")))
+
+
+def key_message(key: str) -> str:
+    """A WebSocket's first message: the page's key (what `static/sign_in_key.js` sends)."""
+    return json.dumps({KEY_FIELD: key})
+
+
+def key_in(location: str) -> str | None:
+    """The key in the fragment of the address the token link redirected to, if there is one."""
+    _, _, fragment = location.partition("#")
+    name, _, value = fragment.partition("=")
+    return value if name == KEY_FRAGMENT and value else None
+
+
+def _replaying(connect: Message, receive: Receive) -> Receive:
+    """The socket's `receive` for the app: the connect event it expects first, then the socket's own."""
+    pending = [connect]
+
+    async def replayed() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return replayed
+
+
+def _accepted(send: Send) -> Send:
+    """The socket's `send` for the app, which accepts a socket the middleware accepted already."""
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] != "websocket.accept":
+            await send(message)
+
+    return wrapped
 
 
 def _host_name(host: str) -> str:
@@ -260,7 +349,13 @@ def _with_security_headers(send: Send) -> Send:
     return wrapped
 
 
-async def _respond(send: Send, refusal: Refusal) -> None:
+def _clearing(cookie_header: str) -> list[tuple[bytes, bytes]]:
+    """`Set-Cookie` headers that expire every cookie named in `cookie_header` (at path `/`), ours too."""
+    names = dict.fromkeys(cookie_parser(cookie_header))
+    return [(b"set-cookie", f"{name}=; Max-Age=0; Path=/".encode("latin-1", "replace")) for name in names]
+
+
+async def _respond(send: Send, refusal: Refusal, extra: Iterable[tuple[bytes, bytes]] = ()) -> None:
     """Refuse with a page that says what happened and what to do (HTML, under the same strict CSP)."""
     status = refusal.status
     body = refusal.html().encode()
@@ -269,6 +364,7 @@ async def _respond(send: Send, refusal: Refusal) -> None:
         (b"content-length", str(len(body)).encode()),
         (b"cache-control", b"no-store"),
         *SECURITY_HEADERS,
+        *extra,
     ]
     await send({"type": "http.response.start", "status": status, "headers": list(headers)})
     await send({"type": "http.response.body", "body": body})

@@ -211,18 +211,18 @@ def big_update(session_id: str, n: int, size: int) -> dict[str, Any]:
 
 
 def test_each_scope_is_bounded_in_bytes_too_and_keeps_the_newest() -> None:
-    log = WireLog(scope_bytes=10_000)
+    log = WireLog(scope_bytes=13_000)
     log.record("in", update("B", "plan"))
     for n in range(10):
         log.record("in", big_update("A", n, 3_000))
     kept = log.view("A")
     assert [e.message["params"]["update"]["toolCallId"] for e in kept] == ["t7", "t8", "t9"]
-    assert sum(e.size for e in kept) <= 10_000
+    assert sum(e.size for e in kept) <= 13_000
     assert log.dropped("A") == 7 and log.dropped("B") == 0
     assert [m["params"]["sessionId"] for _, m in log.messages()] == ["B", "A", "A", "A"]
 
 
-def test_a_message_counts_as_its_compact_json_against_the_cap() -> None:
+def test_a_message_counts_as_its_compact_json_and_the_objects_holding_it_against_the_cap() -> None:
     log = WireLog()
     messages = [
         update("A", "agent_message_chunk"),
@@ -232,7 +232,10 @@ def test_a_message_counts_as_its_compact_json_against_the_cap() -> None:
     ]
     for message in messages:
         entry = log.record("in", message)
-        assert entry.size == len(json.dumps(message, separators=(",", ":")))
+        text = len(json.dumps(message, separators=(",", ":")))
+        # A small message weighs what Python holds it in (a flood of tiny ones once took 150 MiB for 15 MB
+        # of JSON); a big one, about its text.
+        assert text + 100 < entry.size < text * 1.01 + 4096
 
 
 def test_one_message_over_the_byte_cap_is_still_shown_alone() -> None:
@@ -244,7 +247,7 @@ def test_one_message_over_the_byte_cap_is_still_shown_alone() -> None:
 
 
 def test_the_panel_says_how_many_older_entries_were_dropped() -> None:
-    log = WireLog(scope_bytes=10_000)
+    log = WireLog(scope_bytes=13_000)
     state = SessionState()
     state.session_id = "A"
     for n in range(60):

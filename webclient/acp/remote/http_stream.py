@@ -9,6 +9,9 @@
   message; one larger than a stdio line may be ends the connection (the agent does not get to grow our
   memory without end).
 - An answer to the agent's own request goes with the session header of the stream it came on.
+- Every POST's answer is read with the same byte cap as an event, and within a total deadline: an
+  endpoint that answers with a body that never ends (or ends very slowly) is an error that says so,
+  not memory or a wait without end.
 - `DELETE` ends the connection. The connection stream's end is the agent's end; a session stream that
   ends fails that session's requests in flight, and the next message for it opens it again.
 
@@ -26,15 +29,19 @@ import httpx
 
 from webclient.acp.endpoint import GarbageCallback, Intercept
 from webclient.acp.remote.frames import MAX_MESSAGE_BYTES, FrameChannel, dump, parse_frame
-from webclient.acp.remote.refusals import http_refusal, refusal
+from webclient.acp.remote.refusals import http_refusal, refusal, shown_url
 from webclient.acp.remote.sse import EventTooLarge, events
 from webclient.aio import cancel_and_wait
+from webclient.errors import RemoteRefused, RemoteUnreachable
 
 CONNECTION_ID = "Acp-Connection-Id"
 SESSION_ID = "Acp-Session-Id"
 # Statuses that mean the connection itself is unusable or gone (as the SDK's own client reads them).
 CONNECTION_FAILURES = {401, 403, 404, 410}
 INTERNAL_ERROR = -32603
+# How long a POST may take, its whole answer read: a message is answered at once (202), or, for
+# initialize, with one JSON-RPC response.
+POST_DEADLINE = 30.0
 
 Key = tuple[type, Any]
 
@@ -77,10 +84,19 @@ class StreamableHttpChannel(FrameChannel):
     async def _initialize(self, message: dict[str, Any]) -> None:
         if message.get("method") != "initialize":
             raise ConnectionError("the first message to a Streamable HTTP agent must be initialize")
+        what = "its answer to ACP's initialize"
         try:
-            response = await self._client.post(self._url, content=dump(message), headers=_JSON)
+            response, body = await self._post(message, _JSON)
         except httpx.HTTPError as exc:
             raise refusal(self._url, exc) from None
+        except AnswerTooLarge:
+            raise RemoteRefused(
+                f"{self._shown} sent more than {MAX_MESSAGE_BYTES:,} bytes in {what}"
+            ) from None
+        except TimeoutError:
+            raise RemoteUnreachable(
+                f"{self._shown} did not finish {what} within {POST_DEADLINE:g} s"
+            ) from None
         if response.status_code != 200:
             raise http_refusal(self._url, response.status_code, "an answer to ACP's initialize")
         connection_id = response.headers.get(CONNECTION_ID)
@@ -88,7 +104,20 @@ class StreamableHttpChannel(FrameChannel):
             raise http_refusal(self._url, 200, f"an answer with an {CONNECTION_ID} header")
         self._connection_id = connection_id
         self._streams[None] = asyncio.create_task(self._read(None), name="acp-http-connection")
-        self._arrived(response.text, None)
+        self._arrived(body.decode("utf-8", errors="replace"), None)
+
+    async def _post(self, message: dict[str, Any], headers: dict[str, str]) -> tuple[httpx.Response, bytes]:
+        """POST `message`: the response and its body, at most `MAX_MESSAGE_BYTES` of it, all within
+        `POST_DEADLINE`; raises `AnswerTooLarge`, `TimeoutError` or an `httpx.HTTPError`."""
+        async with asyncio.timeout(POST_DEADLINE):
+            async with self._client.stream(
+                "POST", self._url, content=dump(message), headers=headers
+            ) as response:
+                return response, await capped_body(response, MAX_MESSAGE_BYTES)
+
+    @property
+    def _shown(self) -> str:
+        return f"the remote agent at {shown_url(self._url)}"
 
     async def _post_connected(self, message: dict[str, Any], connection_id: str) -> None:
         session = self._session_of(message)
@@ -102,10 +131,16 @@ class StreamableHttpChannel(FrameChannel):
         if key is not None and session is not None:
             self._in_flight[key] = (session, message["id"])
         try:
-            response = await self._client.post(self._url, content=dump(message), headers=headers)
+            response, body = await self._post(message, headers)
         except httpx.HTTPError as exc:
             self._end(f"sending to it failed ({exc or type(exc).__name__})")
             raise ConnectionError(str(exc)) from None
+        except AnswerTooLarge:
+            self._end(f"it answered a message with more than {MAX_MESSAGE_BYTES:,} bytes")
+            raise ConnectionError("answer too large") from None
+        except TimeoutError:
+            self._end(f"it did not finish its answer to a message within {POST_DEADLINE:g} s")
+            raise ConnectionError("answer too slow") from None
         if response.status_code in (200, 202):
             return
         if response.status_code in CONNECTION_FAILURES:
@@ -113,7 +148,7 @@ class StreamableHttpChannel(FrameChannel):
             raise ConnectionError(f"HTTP {response.status_code}")
         if key is not None:
             self._in_flight.pop(key, None)
-        self._fail_request(message, f"HTTP {response.status_code}: {response.text[:200]}")
+        self._fail_request(message, f"HTTP {response.status_code}: {body[:200].decode(errors='replace')}")
 
     def _session_of(self, message: dict[str, Any]) -> str | None:
         if "method" in message:
@@ -229,6 +264,23 @@ class StreamableHttpChannel(FrameChannel):
 
 _JSON = {"Content-Type": "application/json"}
 _EVENTS = {"Accept": "text/event-stream", "Cache-Control": "no-store"}
+
+
+class AnswerTooLarge(Exception):
+    """A POST's answer passed the size limit."""
+
+
+async def capped_body(response: httpx.Response, limit: int) -> bytes:
+    """The response's body, read as it comes; `AnswerTooLarge` past `limit` bytes (an endpoint that
+    answers with a body that never ends must not grow our memory)."""
+    pieces: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            raise AnswerTooLarge(f"more than {limit:,} bytes")
+        pieces.append(chunk)
+    return b"".join(pieces)
 
 
 def _key(request_id: Any) -> Key:

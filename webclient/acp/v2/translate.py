@@ -67,6 +67,10 @@ _TOOL_FIELDS = {
 }
 
 
+# Display terminals whose partial UTF-8 is kept between chunks; the oldest is forgotten past this.
+MAX_DECODERS = 4096
+
+
 class V2Translator:
     """Translates one v2 connection's updates, in wire order."""
 
@@ -135,6 +139,8 @@ class V2Translator:
     def _fresh_decoder(self, session_id: str, terminal_id: str) -> codecs.IncrementalDecoder:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._decoders[(session_id, terminal_id)] = decoder
+        if len(self._decoders) > MAX_DECODERS:  # made-up ids must not grow this without end
+            del self._decoders[next(iter(self._decoders))]
         return decoder
 
 
