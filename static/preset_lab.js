@@ -6,9 +6,34 @@
   "use strict";
   var webclient = root.webclient = root.webclient || {};
 
+  // A knob that changes applies at once (the pasted list applies with Apply, not at every edit).
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest('[data-role="preset-knobs"]');
-    if (form) { form.requestSubmit(); }
+    if (form && event.target.name !== "paste") { form.requestSubmit(); }
+  });
+
+  // Posted with fetch, as the playground's form is: the page's no-referrer policy would make a plain form
+  // post say `Origin: null`, which the server refuses. The lab is replaced by the answer, focus kept on
+  // the knob that had it, and the address keeps the knobs (never the paste) to come back to.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches('[data-role="preset-knobs"]')) { return; }
+    event.preventDefault();
+    var focused = document.activeElement && document.activeElement.name;
+    var data = new FormData(form, event.submitter || undefined);
+    var knobs = new URLSearchParams();
+    data.forEach(function (value, key) { if (key !== "paste" && key !== "pick") { knobs.set(key, value); } });
+    fetch("/presets", { method: "POST", body: new URLSearchParams(data), referrerPolicy: "same-origin", credentials: "same-origin" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector('[data-testid="preset-lab"]');
+        var current = document.querySelector('[data-testid="preset-lab"]');
+        if (!fresh || !current) { return; }
+        current.replaceWith(document.importNode(fresh, true));
+        history.replaceState(null, "", "/presets?" + knobs.toString());
+        var again = focused && document.querySelector('[data-role="preset-knobs"] [name="' + focused + '"]');
+        if (again) { again.focus(); }
+      });
   });
 
   // The previews focus their composers as the page does; the lab itself stays at its top.
