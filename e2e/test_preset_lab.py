@@ -164,6 +164,7 @@ def test_the_preset_lab_is_accessible(browser: Browser, server: LiveServer, layo
         expect(page.get_by_test_id("preset-side")).to_have_count(3)
         paste(page, HOSTILE)
         expect(frame(page, "c").locator("[data-diagnosed]").first).to_be_attached()
+        page.get_by_test_id("playground-diagnostics").evaluate("list => list.scrollIntoView()")
         shoot(page, "presets/lab-paste", layout)
     finally:
         context.close()
