@@ -1,9 +1,11 @@
 """The preset lab in a real browser: two live previews side by side, knobs that change one preset's
-previews and not the other's, a choice that shows what it would send, and the presets as a file; axe-clean
+previews and not the other's, a choice that shows what it would send, and the presets as a file; a third
+preset added and removed; a pasted list previewed with its diagnostics marked in every preview; axe-clean
 in light and dark on a desktop and a phone."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 
 import pytest
@@ -12,6 +14,21 @@ from playwright.sync_api import Browser, FrameLocator, Page, expect
 from tests.support.browser import UI_TIMEOUT_MS, sign_in
 from tests.support.layouts import LAYOUTS, Layout, shoot
 from tests.support.live import LiveServer
+
+# A pasted list with a hostile suggestion: a zero-width space hidden in its text.
+HOSTILE = json.dumps(
+    {
+        "suggestions": [
+            {"prompt": [{"type": "text", "text": "List the files"}]},
+            {"prompt": [{"type": "text", "text": "Say hi\u200b now"}]},
+        ]
+    }
+)
+
+
+def paste(page: Page, text: str) -> None:
+    page.get_by_test_id("preset-paste-input").fill(text)
+    page.get_by_test_id("preset-apply").click()
 
 
 def frame(page: Page, side: str, layout: str = "desktop") -> FrameLocator:
@@ -90,6 +107,49 @@ def test_a_knob_that_does_not_validate_says_why_and_keeps_the_preset(page: Page,
     expect(frame(page, "a").get_by_test_id("suggestions")).to_have_attribute("data-preset", "chips")
 
 
+def test_a_pasted_list_shows_its_diagnostics_marked_in_every_preview_of_two_or_three_presets(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(f"{server.base}/presets")
+    page.get_by_test_id("preset-add").click()
+    expect(page.get_by_test_id("preset-side")).to_have_count(3)
+    expect(frame(page, "c").get_by_test_id("suggestions")).to_have_attribute("data-style", "ghost")
+    paste(page, HOSTILE)
+
+    hidden = page.locator('[data-testid="playground-diagnostic"][data-kind="hidden"]')
+    expect(hidden).to_have_attribute("data-suggestion", "2")
+    expect(hidden).to_contain_text("suggestion 2 has 1 hidden character")
+    expect(page.get_by_test_id("playground-count")).to_have_text("2 suggestions offered.")
+    for side in ("a", "b", "c"):
+        for layout in ("desktop", "phone"):
+            preview = frame(page, side, layout)
+            # Marked where it shows (the ghost text's entry too), and no other suggestion is.
+            expect(preview.locator('[data-diagnosed="2"][data-index="1"]').first).to_be_attached()
+            expect(preview.locator('[data-diagnosed]:not([data-index="1"])')).to_have_count(0)
+            if side != "c":  # the ghost text shows one suggestion at a time; chips and lists show both
+                expect(preview.get_by_test_id("suggestion")).to_have_count(2)
+                expect(preview.locator('[data-diagnosed="2"]').get_by_test_id("suggestion")).to_be_visible()
+
+    # A knob still changes one preset's previews, over the pasted list, which stays in its box.
+    knob(page, "b", "knob-density").select_option("compact")
+    expect(frame(page, "b").get_by_test_id("suggestions")).to_have_attribute("data-density", "compact")
+    expect(frame(page, "a").get_by_test_id("suggestions")).not_to_have_attribute("data-density", "compact")
+    expect(frame(page, "b").locator('[data-diagnosed="2"]').get_by_test_id("suggestion")).to_be_visible()
+    expect(page.get_by_test_id("preset-paste-input")).to_have_value(HOSTILE)
+
+    page.get_by_test_id("preset-remove").click()
+    expect(page.get_by_test_id("preset-side")).to_have_count(2)
+    expect(page.locator('[data-testid="preset-frame"][data-side="c"]')).to_have_count(0)
+
+
+def test_a_paste_that_is_no_list_says_why_and_keeps_the_text(page: Page, server: LiveServer) -> None:
+    page.goto(f"{server.base}/presets")
+    paste(page, '{"suggestions": 5')
+    expect(page.get_by_test_id("preset-paste-error")).to_be_visible()
+    expect(page.get_by_test_id("preset-paste-input")).to_have_value('{"suggestions": 5')
+    expect(frame(page, "a").get_by_test_id("suggestion")).to_have_count(7)  # the sample list
+
+
 @pytest.mark.parametrize("layout", LAYOUTS, ids=[layout.name for layout in LAYOUTS])
 def test_the_preset_lab_is_accessible(browser: Browser, server: LiveServer, layout: Layout) -> None:
     context = browser.new_context(**layout.context_options())
@@ -100,5 +160,11 @@ def test_the_preset_lab_is_accessible(browser: Browser, server: LiveServer, layo
         page.goto(f"{server.base}/presets")
         expect(frame(page, "a").get_by_test_id("suggestion").first).to_be_visible()
         shoot(page, "presets/lab", layout)
+        page.get_by_test_id("preset-add").click()
+        expect(page.get_by_test_id("preset-side")).to_have_count(3)
+        paste(page, HOSTILE)
+        expect(frame(page, "c").locator("[data-diagnosed]").first).to_be_attached()
+        page.get_by_test_id("playground-diagnostics").evaluate("list => list.scrollIntoView()")
+        shoot(page, "presets/lab-paste", layout)
     finally:
         context.close()

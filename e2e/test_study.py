@@ -276,3 +276,27 @@ def test_the_consent_the_recording_indicator_and_the_report_are_accessible(
         shoot(page, "study/report", layout)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("key", ["Enter", "Space"])
+def test_a_long_suggestion_opened_from_the_keyboard_is_recorded_as_opened(
+    browser: Browser, study_server: LiveServer, key: str
+) -> None:
+    # A phone's width, where the suggestion with a file does not show whole, and the height of a tablet,
+    # where it shows before the fold.
+    tall_phone = LAYOUTS[1].context_options() | {"viewport": {"width": 390, "height": 1600}}
+    context, page = visitor(browser, study_server, **tall_phone)
+    try:
+        participant = join(page)
+        prompt(page, "help")
+        collapsed = page.locator('[data-testid="suggestion"][data-truncated="true"]:visible').first
+        expect(collapsed).to_be_visible()
+        rank = str(int(collapsed.get_attribute("data-index") or "0") + 1)
+        collapsed.focus()
+        page.keyboard.press(key)
+        expect(page.locator(f'[data-testid="suggestion"][data-index="{int(rank) - 1}"]')).to_have_attribute(
+            "data-truncated", "false"
+        )
+        recorded(page, study_server, participant, [("shown", ""), ("opened", rank)])
+    finally:
+        context.close()

@@ -6,9 +6,54 @@
   "use strict";
   var webclient = root.webclient = root.webclient || {};
 
+  // A knob that changes applies at once (the pasted list applies with Apply, not at every edit).
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest('[data-role="preset-knobs"]');
-    if (form) { form.requestSubmit(); }
+    if (form && event.target.name !== "paste") { form.requestSubmit(); }
+  });
+
+  // Posted with fetch, as the playground's form is: the page's no-referrer policy would make a plain form
+  // post say `Origin: null`, which the server refuses. The lab is replaced by the answer, focus kept on
+  // the field that had it, and the address keeps the knobs (never the paste) to come back to. Only the
+  // last request counts, and what was typed while it ran is carried into the answer: nothing is lost.
+  var pending = null;
+  var touched = {};
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest('[data-role="preset-knobs"]');
+    if (form && event.target.name) { touched[event.target.name] = true; }
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches('[data-role="preset-knobs"]')) { return; }
+    event.preventDefault();
+    if (pending) { pending.abort(); }
+    var request = pending = new AbortController();
+    touched = {};
+    var data = new FormData(form, event.submitter || undefined);
+    var knobs = new URLSearchParams();
+    data.forEach(function (value, key) { if (key !== "paste" && key !== "pick") { knobs.set(key, value); } });
+    fetch("/presets", { method: "POST", body: new URLSearchParams(data), referrerPolicy: "same-origin",
+                        credentials: "same-origin", signal: request.signal })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        if (pending !== request) { return; }
+        pending = null;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector('[data-role="preset-lab"]');
+        var current = document.querySelector('[data-role="preset-lab"]');
+        if (!fresh || !current) { return; }
+        var focused = document.activeElement && document.activeElement.name;
+        var live = document.importNode(fresh, true);
+        current.replaceWith(live);
+        Object.keys(touched).forEach(function (name) {
+          var was = current.querySelector('[data-role="preset-knobs"] [name="' + name + '"]');
+          var now = live.querySelector('[data-role="preset-knobs"] [name="' + name + '"]');
+          if (was && now) { now.value = was.value; }
+        });
+        history.replaceState(null, "", "/presets?" + knobs.toString());
+        var again = focused && document.querySelector('[data-role="preset-knobs"] [name="' + focused + '"]');
+        if (again) { again.focus(); }
+      })
+      .catch(function () { return null; });  // aborted: a newer request replaces the lab
   });
 
   // The previews focus their composers as the page does; the lab itself stays at its top.

@@ -170,6 +170,8 @@
   function formIndex(form) { var input = form.querySelector('[name="index"]'); return Number(input && input.value) + 1; }
 
   // On the window, in the capture phase: ahead of the page's own handlers, which open a collapsed suggestion.
+  // Enter or Space on the suggestion's button is a click as well (its detail 0): opened from the keyboard,
+  // it is recorded as from a mouse.
   root.addEventListener("click", function (event) {
     if (!rec.active || !event.target.closest) { return; }
     var collapsed = event.target.closest('#suggestions [data-action="suggestion"][data-truncated="true"]');

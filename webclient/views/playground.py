@@ -64,8 +64,25 @@ def allowed(fields: list[str]) -> frozenset[str]:
     return BASELINE_TYPES | {TYPE_FIELDS[f] for f in fields if f in TYPE_FIELDS}
 
 
-def play(text: str, fields: list[str], pick: int = 0, workspace: str = "") -> Result:
-    """Read `text` and show its `pick`-th suggestion update as a session in `workspace` would; raises
+@dataclass(frozen=True)
+class Reading:
+    """A pasted input read as a session would: the updates it holds, the one picked, the state it makes,
+    what the previews may show of it (bounded), and the diagnostics."""
+
+    candidates: tuple[Candidate, ...]
+    picked: int
+    state: SessionState
+    shown: SessionState
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def marked(self) -> set[int]:
+        """The suggestions (0-based) a diagnostic is about."""
+        return {d.index for d in self.diagnostics if d.index is not None}
+
+
+def read(text: str, fields: list[str], pick: int = 0, workspace: str = "") -> Reading:
+    """Read `text` and take its `pick`-th suggestion update as a session in `workspace` would; raises
     InputError for unusable input."""
     candidates = read_input(text)
     if not 0 <= pick < len(candidates):
@@ -84,15 +101,27 @@ def play(text: str, fields: list[str], pick: int = 0, workspace: str = "") -> Re
         if len(suggestion.parts) > MAX_BLOCKS_SHOWN:
             text = f"suggestion {index + 1} has {len(suggestion.parts):,} blocks; the previews show its first"
             diagnostics.append(Diagnostic("shown", f"{text} {MAX_BLOCKS_SHOWN}", index))
-    marked = {d.index for d in diagnostics if d.index is not None}
+    bounded = tuple(dataclasses.replace(d, text=_cut(d.text, MAX_DIAGNOSTIC_CHARS)) for d in diagnostics)
+    return Reading(tuple(candidates), pick, state, shown, bounded)
+
+
+def play(text: str, fields: list[str], pick: int = 0, workspace: str = "") -> Result:
+    """Read `text` and show its `pick`-th suggestion update as a session in `workspace` would; raises
+    InputError for unusable input."""
+    reading = read(text, fields, pick, workspace)
     previews = tuple(
-        Preview(style, layout, scheme, width, _mark(preview_document(shown, style, scheme, layout), marked))
+        Preview(
+            style,
+            layout,
+            scheme,
+            width,
+            mark(preview_document(reading.shown, style, scheme, layout), reading.marked),
+        )
         for style in STYLES
         for layout, width in LAYOUTS.items()
         for scheme in SCHEMES
     )
-    bounded = tuple(dataclasses.replace(d, text=_cut(d.text, MAX_DIAGNOSTIC_CHARS)) for d in diagnostics)
-    return Result(tuple(candidates), pick, state, bounded, previews)
+    return Result(reading.candidates, pick, reading.state, reading.diagnostics, previews)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -115,7 +144,7 @@ def _short_uri(part: ContentPart) -> ContentPart:
 _INDEXED = re.compile(r'(class="(?:chip(?: [^"]*)?|ghost-entry)"[^>]*?data-index="(\d+)")')
 
 
-def _mark(document: str, marked: set[int]) -> str:
+def mark(document: str, marked: set[int]) -> str:
     """The preview with each suggestion a diagnostic is about marked (`data-diagnosed`, its number),
     which playground.css outlines and labels."""
     if not marked:

@@ -1,10 +1,11 @@
-"""The preset lab (`/presets`): two presets side by side, each a live preview of the page's own suggestions
-UI at real size (a desktop column and a 390 px phone), with knobs that change them.
+"""The preset lab (`/presets`): two or three presets side by side, each a live preview of the page's own
+suggestions UI at real size (a desktop column and a 390 px phone), with knobs that change them.
 
 A preview is a document of its own (an iframe's `srcdoc`): the composer area as the conversation page has
-it, with the page's scripts, over a sample list of suggestions rendered with the preset. Nothing in it
-reaches an agent: choosing a suggestion shows what would be sent (`static/preset_lab.js`). The presets as
-they are set can be downloaded as a presets file for a study.
+it, with the page's scripts, over a list of suggestions rendered with the preset: a sample list, or one
+pasted as the playground reads it (views/playground.py), each suggestion a diagnostic is about marked.
+Nothing in it reaches an agent: choosing a suggestion shows what would be sent (`static/preset_lab.js`).
+The presets as they are set can be downloaded as a presets file for a study.
 """
 
 from __future__ import annotations
@@ -14,15 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from webclient.acp.models import Suggestion
 from webclient.acp.suggestions import parse_update
 from webclient.domain.state import SessionState
-from webclient.views import presentation
+from webclient.views import playground, presentation
 from webclient.views.presets import Preset, PresetError, build
 from webclient.views.render import environment
 
 KNOBS = ("style", "shown_before_fold", "fold", "fold_size", "density", "text_limit")
-SIDES = ("a", "b")
-DEFAULTS = {"a": "chips", "b": "list"}
+SIDES = ("a", "b", "c")  # the third only when it is added
+DEFAULTS = {"a": "chips", "b": "list", "c": "ghost"}
 SAMPLE_TEXTS = (
     "List the files",
     "Explain how the cart computes the total price, step by step: how discounts and taxes are applied, what "
@@ -36,7 +38,7 @@ SAMPLE_TEXTS = (
 
 @dataclass(frozen=True)
 class Side:
-    """One of the two presets: its key (`a`, `b`), the preset, and the error its knobs made, if any."""
+    """One of the presets: its key (`a`, `b`), the preset, and the error its knobs made, if any."""
 
     key: str
     preset: Preset
@@ -46,8 +48,20 @@ class Side:
     phone: str
 
 
+@dataclass(frozen=True)
+class Listing:
+    """The list the previews show: the sample, or a pasted one with what the playground says of it."""
+
+    suggestions: tuple[Suggestion, ...]
+    reading: playground.Reading | None = None
+
+    @property
+    def marked(self) -> set[int]:
+        return self.reading.marked if self.reading else set()
+
+
 def sample(workspace: str) -> SessionState:
-    """The list every preview shows: short and long suggestions, and one with a file of the workspace."""
+    """The sample list: short and long suggestions, and one with a file of the workspace."""
     prompts: list[list[dict[str, Any]]] = [[{"type": "text", "text": t}] for t in SAMPLE_TEXTS]
     readme = Path(workspace, "README.md")
     link = {"type": "resource_link", "name": "README.md", "uri": readme.as_uri()}
@@ -60,9 +74,25 @@ def sample(workspace: str) -> SessionState:
     return state
 
 
-def side(key: str, query: Mapping[str, str], catalog: Mapping[str, Preset], workspace: str) -> Side:
+def listing(paste: str, pick: int, workspace: str) -> Listing:
+    """The list to preview: `paste` read as the playground reads it (raises InputError when it cannot be),
+    or the sample when nothing is pasted."""
+    if not paste.strip():
+        return Listing(sample(workspace).suggestions)
+    reading = playground.read(paste, [], pick, workspace)
+    return Listing(reading.shown.suggestions, reading)
+
+
+def side(
+    key: str,
+    query: Mapping[str, str],
+    catalog: Mapping[str, Preset],
+    workspace: str,
+    shown: Listing | None = None,
+) -> Side:
     """Side `key`'s preset: its base preset with the knobs the query sets; knobs that do not validate
-    leave the base as it is and say why."""
+    leave the base as it is and say why. Its previews show `shown` (the sample list by default)."""
+    shown = shown or listing("", 0, workspace)
     base_name = query.get(f"{key}_base", DEFAULTS[key])
     base = catalog.get(base_name) or catalog[DEFAULTS[key]]
     knobs = {name: query[f"{key}_{name}"] for name in KNOBS if query.get(f"{key}_{name}", "").strip()}
@@ -82,24 +112,43 @@ def side(key: str, query: Mapping[str, str], catalog: Mapping[str, Preset], work
         preset,
         base.name,
         error,
-        preview(preset, workspace, "desktop"),
-        preview(preset, workspace, "phone"),
+        preview(preset, workspace, "desktop", shown),
+        preview(preset, workspace, "phone", shown),
     )
 
 
-def preview(preset: Preset, workspace: str, layout: str) -> str:
-    """One live preview document of the sample list presented with `preset`."""
-    state = sample(workspace)
+def preview(preset: Preset, workspace: str, layout: str, shown: Listing) -> str:
+    """One live preview document of `shown` presented with `preset`."""
+    state = SessionState(workspace=workspace)
+    state.set_suggestions(shown.suggestions)
     presentation.assign(state, preset)
     template = environment().get_template("preset_preview.html")
-    return template.render(
+    document = template.render(
         state=state, preset=preset, layout=layout, suggestion_style=preset.style, oob=False
     )
+    return playground.mark(document, shown.marked)
 
 
-def page(sides: Sequence[Side], catalog: Mapping[str, Preset], query: Mapping[str, str]) -> str:
+def page(
+    sides: Sequence[Side],
+    catalog: Mapping[str, Preset],
+    query: Mapping[str, str],
+    *,
+    paste: str = "",
+    shown: Listing | None = None,
+    error: str | None = None,
+) -> str:
+    """The lab: the knobs of `sides`, the paste and what is said of it, and the previews."""
     template = environment().get_template("preset_lab.html")
-    return template.render(sides=sides, catalog=list(catalog), query=query, knobs=KNOBS)
+    return template.render(
+        sides=sides,
+        catalog=list(catalog),
+        query=query,
+        knobs=KNOBS,
+        paste=paste,
+        reading=shown.reading if shown else None,
+        error=error,
+    )
 
 
 def presets_file(presets: Sequence[Preset]) -> str:

@@ -89,18 +89,29 @@ def _show(text: str, fields: list[str], pick: int, error: str | None, workspace:
 
 
 async def _form(request: Request) -> tuple[str, list[str], int, str | None]:
-    """The posted text, block types and pick; an error text instead when the form is unusable. Decoded
-    in a worker thread: 15 MB of percent-escapes take seconds to decode."""
+    """The posted text, block types and pick; an error text instead when the form is unusable."""
+    form = await read_form(request)
+    if isinstance(form, str):
+        return "", [], 0, form
+    text = form.get("text", [""])[0]
+    fields = [f for f in form.get("types", []) if f in playground.TYPE_FIELDS]
+    return text, fields, pick_of(form), None
+
+
+async def read_form(request: Request) -> dict[str, list[str]] | str:
+    """A posted form of at most an input's worth, decoded in a worker thread (15 MB of percent-escapes
+    take seconds to decode); an error text instead when it is bigger than the playground reads."""
     body = await request.body()
     if len(body) > MAX_FORM_BYTES:
-        return "", [], 0, f"that is more than the playground reads ({MAX_INPUT_CHARS:,} characters)"
+        return f"that is more than the playground reads ({MAX_INPUT_CHARS:,} characters)"
     return await asyncio.to_thread(_decode_form, body)
 
 
-def _decode_form(body: bytes) -> tuple[str, list[str], int, str | None]:
-    form = parse_qs(body.decode("utf-8", errors="replace"), keep_blank_values=True)
-    text = form.get("text", [""])[0]
-    fields = [f for f in form.get("types", []) if f in playground.TYPE_FIELDS]
+def pick_of(form: dict[str, list[str]]) -> int:
+    """Which update of a log the form picks (0: the first)."""
     raw_pick = form.get("pick", ["0"])[0]
-    pick = int(raw_pick) if raw_pick.isdigit() and len(raw_pick) < 7 else 0
-    return text, fields, pick, None
+    return int(raw_pick) if raw_pick.isdigit() and len(raw_pick) < 7 else 0
+
+
+def _decode_form(body: bytes) -> dict[str, list[str]]:
+    return parse_qs(body.decode("utf-8", errors="replace"), keep_blank_values=True)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from webclient.views.preset_lab import presets_file, side
+import pytest
+
+from webclient.acp.suggestion_input import InputError
+from webclient.views.preset_lab import listing, presets_file, side
 from webclient.views.presets import BUILT_IN, parse_file
 
 
@@ -38,3 +42,20 @@ def test_the_presets_file_reads_back_as_the_same_presets(tmp_path: Path) -> None
     again = parse_file(text, tmp_path / "presets.toml")
     assert again["list-a"] == made
     assert again["my-ghost"].style == "ghost"
+
+
+def test_a_pasted_list_is_previewed_with_each_diagnosed_suggestion_marked(tmp_path: Path) -> None:
+    texts = ["List the files", "Say hi\u200b now"]
+    pasted = json.dumps({"suggestions": [{"prompt": [{"type": "text", "text": t}]} for t in texts]})
+    shown = listing(pasted, 0, str(tmp_path))
+    assert [s.text for s in shown.suggestions] == texts
+    assert shown.marked == {1}
+    assert shown.reading is not None and {d.kind for d in shown.reading.diagnostics} == {
+        "hidden",
+        "auto-send",
+    }
+    preview = side("b", {}, BUILT_IN, str(tmp_path), shown).desktop
+    assert preview.count('data-diagnosed="2"') >= 1 and 'data-diagnosed="1"' not in preview
+    assert listing("  ", 0, str(tmp_path)).reading is None  # nothing pasted: the sample, nothing said
+    with pytest.raises(InputError):
+        listing('{"suggestions": 5', 0, str(tmp_path))
