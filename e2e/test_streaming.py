@@ -66,7 +66,7 @@ def test_screenshots_of_a_streamed_answer(
         answer = page.locator('[data-testid="message"][data-role="agent"]')
         expect(answer).to_contain_text(END, timeout=30_000)
         for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            page.emulate_media(color_scheme=scheme)
             screenshot(page, f"streamed-{prompt.split()[0]}-{width}-{scheme}")
     finally:
         context.close()

@@ -397,7 +397,7 @@ def test_each_preset_shows_in_every_style_at_each_size_and_scheme_and_is_shot_fo
     for device, size in VIEWPORTS.items():
         page.set_viewport_size(size)  # type: ignore[arg-type]
         for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            page.emulate_media(color_scheme=scheme)
             for style in STYLES:
                 use_style(page, style)
                 shown = page.get_by_test_id("ghost-entry") if style == "ghost" else chips(page)

@@ -9,6 +9,7 @@ from typing import Any
 
 from tests.support.inprocess import InProcessApp, StartApp
 from webclient.views import presentation
+from webclient.web.security import KEY_HEADER
 
 STUDY = {"name": "chips-vs-list", "presets": ["chips", "list"]}
 HEADER = "study,participant,session,preset,list,event,rank,elapsed_ms,edit_distance"
@@ -16,7 +17,7 @@ ALICE, BOB = "participant-alice-1", "participant-bob-22"
 
 
 def post(app: InProcessApp, path: str, body: Any, raw: bool = False) -> Any:
-    headers = {"cookie": app.cookie, "origin": app.origin}
+    headers = {"cookie": app.cookie, "origin": app.origin, KEY_HEADER: app.key}
     content = body if raw else json.dumps(body)
     return app.client.post(path, headers=headers, content=content, follow_redirects=False)
 
@@ -120,7 +121,14 @@ def test_a_state_changing_study_request_from_another_origin_is_refused(
     app = running(start_app, tmp_path)
     answer = app.client.post(
         "/study/join",
-        headers={"cookie": app.cookie, "origin": "http://evil.example"},
+        headers={"cookie": app.cookie, "origin": "http://evil.example", KEY_HEADER: app.key},
+        content=json.dumps({"participant": ALICE}),
+    )
+    assert answer.status_code == 403
+    # Our origin and the cookie, without the page's key: refused too.
+    answer = app.client.post(
+        "/study/join",
+        headers={"cookie": app.cookie, "origin": app.origin},
         content=json.dumps({"participant": ALICE}),
     )
     assert answer.status_code == 403

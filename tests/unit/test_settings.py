@@ -119,7 +119,7 @@ def test_unknown_settings_are_refused(tmp_path: Path) -> None:
 def test_settings_are_frozen(tmp_path: Path) -> None:
     chosen = settings(tmp_path)
     with pytest.raises(ValidationError):
-        chosen.host = "0.0.0.0"  # type: ignore[misc]
+        chosen.host = "0.0.0.0"
 
 
 def test_protected_globs_come_from_the_command_line_or_the_environment(

@@ -266,7 +266,7 @@ class _Batch:
 
     def _flush(self) -> None:
         if self._complete and self._owed and len(self._answers) == self._owed:
-            self._send(self._answers, False)  # type: ignore[arg-type]
+            self._send(self._answers, False)
             self._owed = 0
 
 

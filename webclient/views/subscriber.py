@@ -29,11 +29,11 @@ class _FrameQueue(asyncio.Queue[str | None]):
         self.empty_event.set()
 
     def _put(self, item: str | None) -> None:
-        super()._put(item)  # type: ignore[misc]
+        super()._put(item)
         self.empty_event.clear()
 
     def _get(self) -> str | None:
-        item: str | None = super()._get()  # type: ignore[misc]
+        item: str | None = super()._get()
         if self.empty():
             self.empty_event.set()
         return item

@@ -47,7 +47,7 @@ def test_no_script_can_run_into_the_next_one() -> None:
 
 def test_only_the_current_bundles_are_found() -> None:
     for kind in ("css", "js"):
-        bundle = assets.bundle(kind)  # type: ignore[arg-type]
+        bundle = assets.bundle(kind)
         assert assets.find(bundle.file_name) is bundle
     assert assets.find("page-0000000000000000.js") is None  # an outdated digest
     assert assets.find("app.css") is None

@@ -20,18 +20,19 @@ def test_the_default_fold_keeps_the_conversation_55_percent_and_shows_three_line
 
 
 @pytest.mark.parametrize(
-    ("fold", "message"),
+    ("values", "message"),
     [
-        (lambda: Fold(floor=1.2), "floor must lie between 0 and 1"),
-        (lambda: Fold(floor=0), "floor must lie between 0 and 1"),
-        (lambda: Fold(lines=0), "lines must be at least 1"),
-        (lambda: Fold(most=-1), "most must be 0"),
-        (lambda: Fold(area=-1), "area must be 0"),
+        ({"floor": 1.2}, "floor must lie between 0 and 1"),
+        ({"floor": 0}, "floor must lie between 0 and 1"),
+        ({"lines": 0}, "lines must be at least 1"),
+        ({"most": -1}, "most must be 0"),
+        ({"area": -1}, "area must be 0"),
     ],
+    ids=["floor-above-1", "floor-0", "lines-0", "most-negative", "area-negative"],
 )
-def test_a_fold_out_of_range_is_refused_with_what_is_wrong(fold: object, message: str) -> None:
+def test_a_fold_out_of_range_is_refused_with_what_is_wrong(values: dict[str, float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        fold()  # type: ignore[operator]
+        Fold(**values)  # type: ignore[arg-type]
 
 
 def test_the_row_carries_the_folds_rule_to_the_browser() -> None:

@@ -88,7 +88,7 @@ class AgentConnection:
         self._conn = Connection(
             self._handle,
             transport,
-            observers=[self._observe],  # type: ignore[arg-type]
+            observers=[self._observe],
         )
         result = await initialize_answer(
             self._request("initialize", self._initialize_params), self._initialize_timeout

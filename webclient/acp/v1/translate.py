@@ -81,7 +81,7 @@ def _plain_text_chunk(role: str, update: dict[str, Any]) -> MessageChunk | None:
         return None
     # Every field is checked above, so the models need no second validation.
     part = TextPart.model_construct(text=content["text"])
-    return MessageChunk.model_construct(role=role, content=part, message_id=message_id)  # type: ignore[arg-type]
+    return MessageChunk.model_construct(role=role, content=part, message_id=message_id)
 
 
 def _tool_call(update: dict[str, Any]) -> Sequence[SessionEvent]:
