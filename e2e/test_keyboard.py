@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.layouts import DESKTOP, assert_accessible, shoot
 from tests.support.live import LiveServer
-from tests.support.pages import chips, open_app, user_messages
+from tests.support.pages import chips, open_app, prompt, user_messages
 
 
 def status(page: Page, state: str) -> None:
@@ -88,3 +88,20 @@ def test_keyboard_only_pick_edit_send_stop_answer_and_switch_session(page: Page,
     expect(page).to_have_url(re.compile(re.escape(first_url) + "$"))
     expect(page.get_by_test_id("composer")).to_be_focused()
     expect(user_messages(page)).to_have_count(3)
+
+
+def test_the_sessions_list_keeps_the_focus_while_its_sessions_change(page: Page, server: LiveServer) -> None:
+    page.set_viewport_size({"width": DESKTOP.width, "height": DESKTOP.height})
+    open_app(page, server)
+    page.keyboard.press("Control+k")
+    current = page.locator('#sidebar .session-link a[aria-current="page"]')
+    expect(current).to_be_focused()
+    # Another tab on the same session runs a turn: the sessions list is swapped as its state changes to
+    # working and back, under the first tab's focus.
+    other = page.context.new_page()
+    other.goto(page.url)
+    prompt(other, "count to 3")
+    expect(other.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=30_000)
+    expect(page.get_by_test_id("session-state").first).to_have_text("ready")
+    expect(current).to_be_focused()
+    other.close()

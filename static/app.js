@@ -17,6 +17,32 @@
     }
   });
 
+  // A region swapped while it holds the focus (the sessions list, whose states change at every turn, while a
+  // keyboard user walks it) gives the focus to the same link or button in its new markup, instead of
+  // dropping it to the page.
+  var refocus = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    var focused = document.activeElement;
+    refocus = null;
+    if (!target || !target.id || !focused || focused === document.body || !target.contains(focused)) { return; }
+    var href = focused.getAttribute("href");
+    var action = focused.getAttribute("data-action");
+    var selector = href ? 'a[href="' + CSS.escape(href) + '"]'
+      : focused.id ? "#" + CSS.escape(focused.id)
+      : action ? '[data-action="' + CSS.escape(action) + '"]' : null;
+    if (selector) { refocus = { region: target.id, selector: selector }; }
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (!refocus) { return; }
+    var wanted = refocus;
+    refocus = null;
+    if (document.activeElement && document.activeElement !== document.body) { return; }  // moved on
+    var region = document.getElementById(wanted.region);
+    var element = region && (region.matches(wanted.selector) ? region : region.querySelector(wanted.selector));
+    if (element) { element.focus({ preventScroll: true }); }
+  });
+
   // Following the conversation and the connection banner live in static/page.js.
 
   // The server tells a tab to open another session's page (after new, load or close). Only our own paths.
