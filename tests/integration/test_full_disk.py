@@ -6,8 +6,6 @@ mounting is not allowed the test is skipped outside CI, and the unit test's inje
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,25 +13,15 @@ import pytest
 
 from tests.support.html import Page, status_is, turn_finished
 from tests.support.live import Serve, open_tab
+from tests.support.tmpfs import small_tmpfs
 
 PRECIOUS = "the user's notes, which must survive\n" * 100
 
 
 @pytest.fixture
 def small_disk(workspace: Path) -> Iterator[Path]:
-    disk = workspace / "disk"
-    disk.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True, check=False
-    )
-    if mounted.returncode != 0:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI runs as root and must test a real full disk: {mounted.stderr.decode().strip()}")
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
+    with small_tmpfs(workspace / "disk", "64k") as disk:
         yield disk
-    finally:
-        subprocess.run(["umount", str(disk)], check=True)
 
 
 async def test_a_write_that_fills_the_disk_leaves_the_original_intact_and_the_agent_gets_an_error(

@@ -5,9 +5,7 @@ the test fills and then frees (root is needed to mount it, as in CI; skipped els
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,23 +14,13 @@ import pytest
 from tests.support.html import Page, status_is, turn_finished
 from tests.support.live import Serve, http_get, open_tab
 from tests.support.polling import eventually
+from tests.support.tmpfs import small_tmpfs
 
 
 @pytest.fixture
 def small_state(tmp_path: Path) -> Iterator[Path]:
-    state = tmp_path / "state"
-    state.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(state)], capture_output=True, check=False
-    )
-    if mounted.returncode != 0:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI runs as root and must test a real full disk: {mounted.stderr.decode().strip()}")
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield state
-    finally:
-        subprocess.run(["umount", str(state)], check=True)
+    with small_tmpfs(tmp_path / "state", "1m") as disk:
+        yield disk
 
 
 def fill(folder: Path) -> Path:
