@@ -11,6 +11,7 @@
 - `demo_agent`, `demo_agent_v2`: a client that drives the demo agent over stdio (ACP v1 and v2).
 - `sessions`: a fresh session on a running server, made through the app (browser tests).
 - `browser`, `pages`, `layouts`, `accessibility`, `screenshots`, `chromium`: the browser tests' helpers.
-- `workspace`: the files the agents see; `streams`: stand-ins for asyncio streams; `tmpfs`: a small real disk to fill.
+- `workspace`: the files the agents see; `streams`: stand-ins for asyncio streams.
+- `tmpfs`: a small real disk for the tests that fill one.
 - `remote_agents`: real ACP servers on loopback (acpremote, the SDK's `AcpServer`) for remote-agent tests.
 """
