@@ -9,7 +9,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -254,18 +254,19 @@ def test_a_sign_in_that_never_finishes_offers_a_restart(page: Page, scripted: St
 
 
 @contextmanager
-def cookie_setter(name: str) -> Iterator[tuple[str, list[str]]]:
-    """Another server on this machine (127.0.0.1, another port) whose every page sets a cookie called
-    `name`, as any local program can: cookies are not kept apart by port. Yields its address and the
-    Cookie headers the browser sent it."""
+def another_server(cookies: list[str], text: str) -> Iterator[tuple[str, list[str]]]:
+    """Another server on this machine (127.0.0.1, another port) whose every page says `text` and sets
+    `cookies` (Set-Cookie values), as any local program can: cookies are not kept apart by port. Yields
+    its address and the Cookie headers the browser sent it."""
     seen: list[str] = []
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             seen.append(self.headers.get("cookie") or "")
-            body = b"<!doctype html><title>another server</title><p>another server</p>"
+            body = f"<!doctype html><title>another server</title><p>{text}</p>".encode()
             self.send_response(200)
-            self.send_header("set-cookie", f"{name}=overwritten; Path=/; HttpOnly; SameSite=Strict")
+            for cookie in cookies:
+                self.send_header("set-cookie", cookie)
             self.send_header("content-type", "text/html")
             self.send_header("content-length", str(len(body)))
             self.end_headers()
@@ -283,6 +284,11 @@ def cookie_setter(name: str) -> Iterator[tuple[str, list[str]]]:
         other.shutdown()
         other.server_close()
         thread.join(timeout=10)
+
+
+def cookie_setter(name: str) -> AbstractContextManager[tuple[str, list[str]]]:
+    """Another server whose every page overwrites the cookie called `name`."""
+    return another_server([f"{name}=overwritten; Path=/; HttpOnly; SameSite=Strict"], "another server")
 
 
 def test_another_server_on_this_machine_that_overwrites_the_cookie_does_not_sign_the_page_out(
@@ -392,30 +398,9 @@ def test_the_token_link_gives_the_page_its_key_and_the_cookie_alone_is_told_what
 def cookie_flooder(count: int) -> Iterator[str]:
     """Another server on 127.0.0.1 whose page sets `count` cookies of 1 KB each: the browser then sends
     them all to every server of 127.0.0.1, webclient too."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = b"<!doctype html><title>another server</title><p>cookies set</p>"
-            self.send_response(200)
-            for n in range(count):
-                self.send_header("set-cookie", f"flood{n}={'x' * 1000}; Path=/")
-            self.send_header("content-type", "text/html")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    other = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=other.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{other.server_address[1]}/"
-    finally:
-        other.shutdown()
-        other.server_close()
-        thread.join(timeout=10)
+    flood = [f"flood{n}={'x' * 1000}; Path=/" for n in range(count)]
+    with another_server(flood, "cookies set") as (address, _):
+        yield address
 
 
 def test_a_flood_of_cookies_from_another_local_server_is_explained_and_the_page_recovers(
