@@ -28,7 +28,9 @@ info = {{"argv": sys.argv, "file": file}}
 if file:
     info["mode"] = os.stat(file).st_mode & 0o777
     info["text"] = open(file).read()
-open({record!r}, "w").write(json.dumps(info))
+# Written whole, then renamed: the test polls for the file and must never read it half written.
+open({record!r} + ".part", "w").write(json.dumps(info))
+os.replace({record!r} + ".part", {record!r})
 """
 
 
