@@ -22,6 +22,16 @@ def at_bottom(page: Page) -> bool:
     )
 
 
+def scroll(page: Page) -> str:
+    """The conversation's scroll position and following state, for a failure's message."""
+    return str(
+        page.get_by_test_id("conversation").evaluate(
+            "el => ({top: el.scrollTop, height: el.scrollHeight, view: el.clientHeight,"
+            " following: el.getAttribute('data-following')})"
+        )
+    )
+
+
 def test_an_empty_session_welcomes_with_the_demo_tour_and_a_starter_fills_the_composer(
     sized_page: Page, server: LiveServer, layout: Layout
 ) -> None:
@@ -93,7 +103,7 @@ def test_the_conversation_follows_and_shows_latest_when_scrolled_up_and_opens_at
     assert conversation.evaluate("el => el.scrollHeight > el.clientHeight * 1.5"), "not enough to scroll"
     expect(agent_messages(page).last).to_be_in_viewport()  # pinned: the latest answer is in view
     # The offer of suggestions below shrinks the view after the answer; following catches up a frame later.
-    wait_until(lambda: at_bottom(page), 15, "the conversation to follow to its bottom")
+    wait_until(lambda: at_bottom(page), 15, "the conversation to follow to its bottom", lambda: scroll(page))
 
     # Scrolled up, new content does not pull the reader down; a "Latest" button offers the way back.
     page.get_by_test_id("composer").fill("count to 15")
@@ -118,6 +128,28 @@ def test_the_conversation_follows_and_shows_latest_when_scrolled_up_and_opens_at
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     expect(user_messages(page).last).to_be_in_viewport()
     expect(jump).to_be_hidden()
+
+
+def test_a_reader_at_the_bottom_stays_there_when_the_view_shrinks_with_no_message(
+    sized_page: Page, server: LiveServer
+) -> None:
+    """The suggestions are folded to what fits a frame after their message, and the phone's keyboard
+    takes room: the view shrinks with nothing arriving, and following must not wait for a next message."""
+    page = sized_page
+    open_app(page, server)
+    for text in ("help", "list files"):
+        prompt(page, text)
+    wait_until(lambda: at_bottom(page), 15, "the conversation to follow to its bottom", lambda: scroll(page))
+    # A row below the conversation grows by 160 px; no message comes from the server.
+    page.get_by_test_id("conversation").evaluate(
+        "el => { const row = document.createElement('div'); row.style.height = '160px';"
+        " row.setAttribute('data-testid', 'grown-row'); el.after(row); }"
+    )
+    expect(page.get_by_test_id("grown-row")).to_be_attached()
+    wait_until(
+        lambda: at_bottom(page), 15, "the conversation to follow after shrinking", lambda: scroll(page)
+    )
+    expect(page.get_by_test_id("jump-latest")).to_be_hidden()
 
 
 def test_a_turn_keeps_the_plan_in_view_the_permission_on_its_tool_call_and_each_diff_once(

@@ -200,6 +200,14 @@
   }
   window.webclient.followSoon = followSoon;
   document.addEventListener("htmx:wsAfterMessage", followSoon);
+  // The view also changes size with no message: the suggestions below are folded to what fits a frame
+  // after they arrive, the header fits itself, the phone's keyboard opens. A pinned reader stays at the
+  // bottom through all of it; a message alone would leave them a suggestion row's height above it.
+  function followResizes() {
+    var view = scroller();
+    if (!view || !window.ResizeObserver) { return; }
+    new window.ResizeObserver(function () { if (pinned) { followSoon(); } }).observe(view);
+  }
   // Sending a prompt (typed, a chip or a starter's) is the user moving on: show what it brings.
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var elt = event.target;
@@ -326,5 +334,6 @@
     adaptToTouch();
     restoreDraft();
     toBottom();  // a reload opens at the latest, not at the top
+    followResizes();
   });
 })();
