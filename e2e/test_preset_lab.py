@@ -99,6 +99,30 @@ def test_knobs_change_one_presets_live_previews_and_a_choice_shows_what_it_would
     ]
 
 
+def test_the_placement_knob_shows_the_list_under_a_sample_answer_in_both_previews(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(f"{server.base}/presets")
+    knob(page, "b", "knob-placement").select_option("under_answer")
+    for layout in ("desktop", "phone"):
+        preview = frame(page, "b", layout)
+        expect(preview.get_by_test_id("suggestions")).to_have_attribute("data-placement", "under_answer")
+        # The area moved out of the composer into the slot under the sample answer, and works there.
+        expect(
+            preview.locator('[data-role="suggestions-under-answer"] [data-testid="suggestions-area"]')
+        ).to_be_visible()
+        expect(preview.locator('.composer-area [data-testid="suggestions-area"]')).to_have_count(0)
+    preview = frame(page, "b")
+    preview.get_by_test_id("suggestion").first.click()
+    expect(preview.get_by_test_id("preset-would-send")).to_have_text(
+        "Would send suggestion 1: List the files"
+    )
+    # Ghost text has one place: the knob offers only the composer.
+    knob(page, "b", "knob-style").select_option("ghost")
+    expect(knob(page, "b", "knob-placement").locator("option")).to_have_count(1)
+    expect(frame(page, "b").get_by_test_id("suggestions")).to_have_attribute("data-placement", "in_composer")
+
+
 def test_a_knob_that_does_not_validate_says_why_and_keeps_the_preset(page: Page, server: LiveServer) -> None:
     page.goto(f"{server.base}/presets?a_text_limit=5")
     expect(page.get_by_test_id("preset-error")).to_contain_text(

@@ -27,8 +27,14 @@
 
   // The pixels the conversation has beyond its floor (negative: the suggestions take too much). What sticks
   // to its top (a plan while a turn runs) covers it and does not count. No conversation (a preview): room.
+  // Under the last answer (static/suggestion_place.js), the suggestions scroll with the conversation: the
+  // share they may take is the rest of the window's height once the floor is kept for the answer above.
   function spare(floor) {
     var conversation = document.getElementById("conversation");
+    if (webclient.suggestionPlace && webclient.suggestionPlace.underAnswer()) {
+      var area = document.querySelector('[data-testid="suggestions-area"]');
+      return (1 - floor) * root.innerHeight - area.getBoundingClientRect().height;
+    }
     if (!conversation) { return Infinity; }
     var covered = 0;
     var plan = document.getElementById("plan");

@@ -15,6 +15,7 @@
   var focus = webclient.suggestionFocus;
   var style = webclient.suggestionStyle;
   var fit = webclient.suggestionFit;
+  var place = webclient.suggestionPlace;
 
   var state = { lastGen: null, dismissedGen: null, sentGen: null, snapshotPending: true, sheetGen: null };
   var watchers = { hidden: [], sent: [], "new-list": [], settled: [] };
@@ -45,6 +46,7 @@
       restoreButton.hidden = !view.restorable;
       restoreButton.querySelector(".restore-count").textContent = String(size());
     }
+    place.place();
     if (view.shown) { fit.fit(); } else { tell("hidden"); }
     return view.shown;
   }

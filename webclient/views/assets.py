@@ -48,6 +48,7 @@ SCRIPTS = (
     "composer.js",
     "suggestion_style.js",
     "suggestion_focus.js",
+    "suggestion_place.js",
     "suggestion_fit.js",
     "suggestion_offer.js",
     "auto_send.js",

@@ -22,7 +22,7 @@ from webclient.views import playground, presentation
 from webclient.views.presets import Preset, PresetError, build
 from webclient.views.render import environment
 
-KNOBS = ("style", "shown_before_fold", "fold", "fold_size", "density", "text_limit")
+KNOBS = ("style", "placement", "shown_before_fold", "fold", "fold_size", "density", "text_limit")
 SIDES = ("a", "b", "c")  # the third only when it is added
 DEFAULTS = {"a": "chips", "b": "list", "c": "ghost"}
 SAMPLE_TEXTS = (
@@ -99,10 +99,13 @@ def side(
     error = None
     preset = base
     if knobs:
-        fields = base.model_dump(exclude={"placement", "label"}) | knobs
+        fields = base.model_dump(exclude={"label"}) | knobs
         fields["name"] = f"{base.name}-{key}"[:40]
+        # The placement knob offers what suits chips and lists; ghost text has one place, the composer.
         if fields.get("style") == "ghost":
             fields["placement"] = "in_composer"
+        elif fields.get("placement") == "in_composer":
+            fields["placement"] = "above_composer"
         try:
             preset = build(fields, f"preset {key.upper()}")
         except PresetError as exc:

@@ -3,7 +3,8 @@
 A preset says the style (chips, list, ghost text), how many suggestions show before the fold (0: as many
 as fit), the fold rule (the room the conversation does not need, as the page folds without a preset; rows
 of chips or lines of a list the folded area may take, measured in the page; or characters of suggestion
-text, counted here), where the list sits, its density, and how many characters of a long suggestion show
+text, counted here), where the list sits (above the composer, or under the agent's last answer, in the
+conversation), its density, and how many characters of a long suggestion show
 before "+N characters". The three built-in presets are the page's three styles with the page's values
 (views/fold.py). What a preset never changes: a suggestion is shown in full,
 with every file it attaches and its hidden characters marked, before anything is sent.
@@ -26,7 +27,7 @@ from webclient.errors import SettingsError
 
 Style = Literal["chips", "list", "ghost"]
 Fold = Literal["room", "rows", "lines", "characters"]
-Placement = Literal["above_composer", "in_composer"]
+Placement = Literal["above_composer", "under_answer", "in_composer"]
 Density = Literal["comfortable", "compact"]
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,39}$"
 
@@ -52,11 +53,13 @@ class Preset(BaseModel):
 
     @model_validator(mode="after")
     def _placement_fits_the_style(self) -> Preset:
-        # Ghost text lives in the composer; chips and lists sit above it. A preset that says otherwise
-        # would show one thing and record another.
-        wanted = "in_composer" if self.style == "ghost" else "above_composer"
-        if self.placement != wanted:
-            raise ValueError(f"placement: the {self.style} style shows {wanted.replace('_', ' ')}")
+        # Ghost text lives in the composer; chips and lists sit above it or under the agent's last answer.
+        # A preset that says otherwise would show one thing and record another.
+        if self.style == "ghost" and self.placement != "in_composer":
+            raise ValueError("placement: the ghost style shows in the composer")
+        if self.style != "ghost" and self.placement == "in_composer":
+            where = "above the composer or under the answer"
+            raise ValueError(f"placement: the {self.style} style shows {where}")
         return self
 
     @property

@@ -59,3 +59,20 @@ def test_a_pasted_list_is_previewed_with_each_diagnosed_suggestion_marked(tmp_pa
     assert listing("  ", 0, str(tmp_path)).reading is None  # nothing pasted: the sample, nothing said
     with pytest.raises(InputError):
         listing('{"suggestions": 5', 0, str(tmp_path))
+
+
+def test_the_placement_knob_puts_a_list_under_the_answer_and_ghost_text_stays_in_the_composer(
+    tmp_path: Path,
+) -> None:
+    under = side("a", {"a_base": "list", "a_placement": "under_answer"}, BUILT_IN, str(tmp_path))
+    assert under.error is None and under.preset.placement == "under_answer"
+    assert 'data-placement="under_answer"' in under.desktop and 'data-role="preview-answer"' in under.desktop
+    # A ghost base turned into chips leaves the composer for the place above it.
+    chips = side(
+        "b", {"b_base": "ghost", "b_style": "chips", "b_placement": "in_composer"}, BUILT_IN, str(tmp_path)
+    )
+    assert chips.error is None and chips.preset.placement == "above_composer"
+    ghost = side(
+        "c", {"c_base": "list", "c_style": "ghost", "c_placement": "under_answer"}, BUILT_IN, str(tmp_path)
+    )
+    assert ghost.preset.placement == "in_composer" and 'data-role="preview-answer"' not in ghost.desktop

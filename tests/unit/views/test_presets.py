@@ -3,6 +3,7 @@ session a preset is assigned to renders its suggestions with it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,11 @@ def test_a_projects_file_adds_presets_that_start_from_their_styles_values(tmp_pa
         ({"name": "x", "colour": "red"}, r"presets\[0\]: colour: Extra inputs are not permitted"),
         (
             {"name": "x", "style": "ghost", "placement": "above_composer"},
-            r"placement: the ghost style shows in composer",
+            r"placement: the ghost style shows in the composer",
+        ),
+        (
+            {"name": "x", "style": "list", "placement": "in_composer"},
+            r"placement: the list style shows above the composer or under the answer",
         ),
         ({"name": "chips"}, r"preset 'chips': the name is taken"),
     ],
@@ -127,3 +132,10 @@ def test_a_session_with_a_preset_renders_its_style_fold_density_and_text_limit()
     assert 'data-more="+60 characters' in html
     presentation.assign(state, None)
     assert "data-preset" not in render.region(state, Aspect.SUGGESTIONS)
+
+
+@pytest.mark.parametrize("style", ["chips", "list"])
+def test_chips_and_a_list_may_sit_under_the_last_answer(style: str, tmp_path: Path) -> None:
+    path = tmp_path / "presets.json"
+    path.write_text(json.dumps({"presets": [{"name": "under", "style": style, "placement": "under_answer"}]}))
+    assert load(path)["under"].placement == "under_answer"
