@@ -104,6 +104,24 @@ def under_the_answer(page: Page, server: LiveServer, layout: Layout) -> None:
     wait_until(lambda: area_position(page) == "under-answer", 15, "the next list under the next answer")
     wait_until(lambda: at_bottom(page), 15, "the conversation to follow to its bottom again")
 
+    # A long one opens the sheet first, over the conversation and inside the window, then sends whole.
+    prompt(page, "/suggest-demo long")
+    collapsed = page.locator('[data-testid="suggestion"][data-truncated="true"]').first
+    expect(collapsed).to_be_visible()
+    long_one = chips(page).nth(int(collapsed.get_attribute("data-index") or "0"))
+    before = user_messages(page).count()
+    long_one.click()
+    expect(suggestions).to_have_attribute("data-expanded", "true")
+    expect(long_one).to_have_attribute("data-truncated", "false")
+    sheet = suggestions.bounding_box()
+    viewport = page.viewport_size
+    assert sheet is not None and viewport is not None
+    assert sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= viewport["height"] + 1, sheet
+    expect(user_messages(page)).to_have_count(before)  # opening sent nothing
+    shoot(page, "study/under-answer-sheet", layout)
+    long_one.click()
+    expect(user_messages(page)).to_have_count(before + 1)
+
 
 def test_without_the_preset_the_suggestions_stay_above_the_composer(
     sized_page: Page, server: LiveServer
