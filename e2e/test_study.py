@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.support.browser import AGENT_STARTUP_TIMEOUT, UI_TIMEOUT_MS, demo_server, sign_in
+from tests.support.browser import UI_TIMEOUT_MS, demo_server, sign_in
 from tests.support.layouts import LAYOUTS, Layout, shoot
-from tests.support.live import LiveServer, serve_in_thread
+from tests.support.live import LiveServer
 from tests.support.pages import chips, open_app, prompt
 from tests.support.polling import wait_until
-from tests.support.sessions import wait_until_agent_ready
+from tests.support.studies import study_server as study_server_of
 from tests.support.workspace import fill_workspace
 from webclient.domain.study_log import from_file
 from webclient.domain.study_report import figures
@@ -54,27 +54,14 @@ def recording(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Pat
 
 @pytest.fixture(scope="module")
 def study_server(recording: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    root = tmp_path_factory.mktemp("study")
-    study = root / "study.json"
-    study.write_text(
-        json.dumps(
-            {
-                "name": STUDY,
-                "presets": ["chips", "list"],
-                "replay": str(recording),
-                "prompts": ["help"],
-                "note": "Thank you for helping.",
-            }
-        )
-    )
-    serving = serve_in_thread(
-        cwd=recording.parent / "shop",
-        extra_args=["--study", str(study)],
-        state_dir=root / "state",
-        startup_timeout=AGENT_STARTUP_TIMEOUT,
-    )
-    with serving as live:
-        wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
+    study = {
+        "name": STUDY,
+        "presets": ["chips", "list"],
+        "replay": str(recording),
+        "prompts": ["help"],
+        "note": "Thank you for helping.",
+    }
+    with study_server_of(study, tmp_path_factory.mktemp("study"), recording.parent / "shop") as live:
         yield live
 
 

@@ -5,18 +5,17 @@ in a session without that preset. Scanned with axe-core (and shot) on a desktop 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.browser import AGENT_STARTUP_TIMEOUT, UI_TIMEOUT_MS, sign_in
+from tests.support.browser import UI_TIMEOUT_MS, sign_in
 from tests.support.layouts import Layout, shoot
-from tests.support.live import LiveServer, serve_in_thread
+from tests.support.live import LiveServer
 from tests.support.pages import agent_messages, chips, open_app, prompt, user_messages
 from tests.support.polling import wait_until
-from tests.support.sessions import wait_until_agent_ready
+from tests.support.studies import study_server as study_server_of
 from tests.support.workspace import fill_workspace
 
 UNDER = [
@@ -28,16 +27,9 @@ UNDER = [
 @pytest.fixture(scope="module")
 def study_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     root = tmp_path_factory.mktemp("under-answer")
-    study = root / "study.json"
-    study.write_text(json.dumps({"name": "under-the-answer", "presets": UNDER}))
-    serving = serve_in_thread(
-        cwd=fill_workspace(root / "shop"),
-        extra_args=["--study", str(study)],
-        state_dir=root / "state",
-        startup_timeout=AGENT_STARTUP_TIMEOUT,
-    )
-    with serving as live:
-        wait_until_agent_ready(live, AGENT_STARTUP_TIMEOUT)
+    with study_server_of(
+        {"name": "under-the-answer", "presets": UNDER}, root, fill_workspace(root / "shop")
+    ) as live:
         yield live
 
 
