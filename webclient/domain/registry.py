@@ -25,15 +25,15 @@ from webclient.acp.wire_log import WireLog
 from webclient.agent_config import mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
-from webclient.domain.keeping import TranscriptKeeper
-from webclient.domain.kept_copies import Elsewhere, KeptCopies, listed
+from webclient.domain.kept.copies import Elsewhere, KeptCopies, listed
+from webclient.domain.kept.keeper import TranscriptKeeper
+from webclient.domain.kept.store import FOLDER_NAME, Bounds, TranscriptStore
 from webclient.domain.live_session import LiveSession
 from webclient.domain.protected import ProtectedPaths
 from webclient.domain.reasons import error_detail, failure_text
 from webclient.domain.route import AgentRoute
 from webclient.domain.sidebar import AgentChoice, SessionLink, Sidebar, StoredSession
 from webclient.domain.supervisor import AgentSupervisor
-from webclient.domain.transcript_store import FOLDER_NAME, Bounds, TranscriptStore
 from webclient.errors import AgentError, Refused
 from webclient.settings import Settings
 

@@ -56,7 +56,7 @@ class Sidebar:
     can_delete: bool = False
     agents: tuple[AgentChoice, ...] = ()
     current_agent: str = ""
-    kept: tuple[KeptLink, ...] = ()  # the most recent first, at most `kept_copies.LISTED`
+    kept: tuple[KeptLink, ...] = ()  # the most recent first, at most `kept.copies.LISTED`
     kept_more: int = 0  # how many older copies are not listed
 
 

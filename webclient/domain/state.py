@@ -49,7 +49,7 @@ from webclient.domain.items import (
     TerminalView,
     ToolCallItem,
 )
-from webclient.domain.kept import KeptCopy
+from webclient.domain.kept.entries import KeptCopy
 from webclient.domain.prompt_queue import PromptQueue
 from webclient.domain.sidebar import Sidebar, changed_parts
 from webclient.domain.sign_in import SignIn
