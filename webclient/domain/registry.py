@@ -138,7 +138,7 @@ class SessionRegistry(Generic[SinkT]):
             level=NoticeLevel.INFO, text="restarting the agent; each conversation continues in a new session"
         )
         for live in route.sessions():  # on the failure's card when there is one
-            live.hub.mark(live.state.add_notice(restarting, failure=True))
+            live.show_notice(restarting, failure=True)
         await route.supervisor.restart()
 
     # --- looking sessions up ----------------------------------------------------------------------------
@@ -197,7 +197,7 @@ class SessionRegistry(Generic[SinkT]):
             raise Refused(f"the agent does not support {'resuming' if resume else 'loading'} sessions")
         live = self._add(route)
         live.start()
-        live.hub.mark(live.state.reopen(session_id, route.stored_title(session_id)))
+        live.reopen(session_id, route.stored_title(session_id))
         live.begin_replay()
         request = agent.resume_session if resume else agent.load_session
         mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=caps.mcp_http)
@@ -279,11 +279,11 @@ class SessionRegistry(Generic[SinkT]):
         live.note_wire = lambda text: route.session_note(live, text)
         live.meet_agent(supervisor.agent, supervisor.info, supervisor.policy)
         live.set_agent_status(supervisor.status)
-        live.hub.mark(live.state.set_sign_in(supervisor.sign_in))
+        live.set_sign_in(supervisor.sign_in)
         route.introduce(live)
         if self.settings.keep_transcripts:
             keeper = self._keepers[live.local_id] = TranscriptKeeper(live.state, self.transcripts)
-            live.hub.watch(keeper.changed)
+            live.observe(keeper.changed)
         self.sessions[live.local_id] = live
         self.refresh_sidebars()
         return live
@@ -331,7 +331,7 @@ class SessionRegistry(Generic[SinkT]):
             f"s{next(self._ids)}", self._sink_factory, route.supervisor.policy, files, route.key,
             agent_label=summary.agent_label,
         )  # fmt: skip
-        live.hub.mark(live.state.show_copy(copy, transcript))
+        live.show_copy(copy, transcript)
         live.start()
         self.sessions[live.local_id] = live
         self.refresh_sidebars()
@@ -389,7 +389,7 @@ class SessionRegistry(Generic[SinkT]):
                 kept=kept,
                 kept_more=kept_more,
             )
-            live.hub.mark(live.state.set_sidebar(sidebar))
+            live.set_sidebar(sidebar)
 
     def _stored_for(self, route: AgentRoute[SinkT]) -> tuple[StoredSession, ...]:
         # Each session once: one that is open here is listed under the open ones only.

@@ -39,7 +39,6 @@ from webclient.domain.files import FileAccessError, FileMissing
 from webclient.domain.live_session import LiveSession
 from webclient.domain.reasons import agent_reason, connecting_text, error_detail, failure_text
 from webclient.domain.sign_in import SignIn
-from webclient.domain.state import Aspect
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.domain.terminals import TerminalError
 from webclient.domain.unknown_sessions import UnknownSessions
@@ -51,7 +50,6 @@ MAX_EARLY_UPDATES = 64
 # Sessions closed here whose ids are remembered, so that what the agent still sends of them says nothing.
 MAX_CLOSED_REMEMBERED = 256
 # What a session's replay may still change when the page already shows its conversation.
-_PROTOCOL_LOG = frozenset({Aspect.PROTOCOL_LOG})  # what a message crossing the wire changed
 _SESSION_STATE = (CommandsEvent, ModeEvent, ConfigOptionsEvent, SessionInfoEvent, UsageEvent)
 
 
@@ -141,7 +139,7 @@ class AgentRoute(Generic[SinkT]):
         back = Notice(level=NoticeLevel.INFO, text="the agent is running again")
         for live in self.sessions():
             live.meet_agent(agent, info, self.supervisor.policy)
-            live.hub.mark(live.state.transcript.settle_failure(back))  # only a failure card says it
+            live.settle_failure(back)  # only a failure card says it
         if info.protocol_version != agent.protocol_version:
             self.notify_all(
                 NoticeLevel.WARNING,
@@ -239,12 +237,11 @@ class AgentRoute(Generic[SinkT]):
         for live in self.sessions():
             live.cancel_permissions()
             live.terminals.release_all()  # the commands of an agent that is gone end with it
-            notice = Notice(level=NoticeLevel.ERROR, text=text, detail=error_detail(error))
-            live.hub.mark(live.state.add_notice(notice, failure=True))
+            live.notice(NoticeLevel.ERROR, text, error_detail(error), failure=True)
 
     def sign_in_changed(self, sign_in: SignIn) -> None:
         for live in self.sessions():
-            live.hub.mark(live.state.set_sign_in(sign_in))
+            live.set_sign_in(sign_in)
 
     def stored_title(self, session_id: str) -> str | None:
         stored = next((s for s in self.stored if s.session_id == session_id), None)
@@ -309,7 +306,7 @@ class AgentRoute(Generic[SinkT]):
 
     def on_notice(self, notice: Notice) -> None:
         for live in self.sessions():
-            live.hub.mark(live.state.add_notice(notice))
+            live.show_notice(notice)
 
     def on_wire(self, direction: str, message: dict[str, Any], version: int) -> None:
         self._logged(self.wire_log.record(direction, message, version=version))
@@ -326,7 +323,7 @@ class AgentRoute(Generic[SinkT]):
         # session/new names an id no session has yet: the sessions still opening render it once theirs is set.
         for live in self.sessions():
             if entry.session_id is None or live.state.session_id in (None, entry.session_id):
-                live.hub.mark(_PROTOCOL_LOG)
+                live.protocol_logged()
 
     async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
         live = self.by_agent_id(request.session_id)

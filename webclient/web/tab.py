@@ -116,7 +116,7 @@ class Tab:
             case CancelAction():
                 await live.cancel()
             case ResyncAction():
-                live.hub.resync(self.sub, action.reason, action.seen)
+                live.viewers.resync(self.sub, action.reason, action.seen)
             case WaitingAction():
                 taken = live.take_back(action.id)
                 if action.op == "edit":  # the page puts its text in the composer; its attachments come back
@@ -127,7 +127,7 @@ class Tab:
             case RestartAction():
                 await registry.restart(live.agent_key)
             case InspectorAction():
-                live.hub.watch_inspector(self.sub, action.open)
+                live.viewers.watch_inspector(self.sub, action.open)
             case FindFilesAction():
                 found = await asyncio.to_thread(find_files, registry.settings.cwd, action.query)
                 self.sub.push(render.file_picker(found, action.query))
@@ -150,7 +150,7 @@ class Tab:
                 closing = registry.session(action.local_id)
                 if closing is None:
                     raise Refused("no such session")
-                closing.hub.broadcast(render.navigate("/"))  # its tabs go to the most recent session
+                closing.viewers.broadcast(render.navigate("/"))  # its tabs go to the most recent session
                 await registry.close(action.local_id)
             case AuthenticateAction():
                 registry.route(live).supervisor.choose_auth(action.method_id)
@@ -174,7 +174,7 @@ class Tab:
             self.sub.push(render.navigate(f"/s/{opened.local_id}", draft=text))
         else:
             for view in registry.copy_views(action.key):
-                view.hub.broadcast(render.navigate("/"))
+                view.viewers.broadcast(render.navigate("/"))
             await registry.delete_copy(action.key)
 
     def _attach(self, action: AttachFileAction | AttachImageAction) -> None:
@@ -195,14 +195,14 @@ class Tab:
 async def serve_tab(socket: WebSocket, registry: Registry, live: Live) -> None:
     """Serve one tab on `live` until it disconnects; its frames go out while its actions come in."""
     await socket.accept()
-    sub = live.hub.subscribe()
+    sub = live.viewers.subscribe()
     sender = asyncio.create_task(_send_frames(socket, sub), name="ws-sender")
     try:
         await Tab(registry, live, sub).receive(socket)
     except WebSocketDisconnect:
         pass
     finally:
-        live.hub.unsubscribe(sub)
+        live.viewers.unsubscribe(sub)
         await cancel_and_wait(sender)
 
 
