@@ -34,6 +34,7 @@ from webclient.domain.changes import SinkT
 from webclient.domain.client_requests import ClientRequests
 from webclient.domain.live_session import LiveSession
 from webclient.domain.reasons import agent_reason, connecting_text, error_detail, failure_text
+from webclient.domain.sidebar import StoredSession
 from webclient.domain.sign_in import SignIn
 from webclient.domain.supervisor import AgentSupervisor
 from webclient.domain.unknown_sessions import UnknownSessions
@@ -241,6 +242,15 @@ class AgentRoute(ClientRequests[SinkT]):
     def stored_title(self, session_id: str) -> str | None:
         stored = next((s for s in self.stored if s.session_id == session_id), None)
         return stored.title if stored and stored.title and stored.title.strip() else None
+
+    def stored_elsewhere(self) -> tuple[StoredSession, ...]:
+        """The sessions the agent keeps that are not open here, for the sidebar (an open one is listed
+        under the open ones only)."""
+        return tuple(
+            StoredSession(session_id=s.session_id, title=s.title, updated_at=s.updated_at)
+            for s in self.stored
+            if self.by_agent_id(s.session_id) is None
+        )
 
     async def refresh_stored(self) -> None:
         """Ask the agent for the sessions it keeps (`session/list`), for the sidebar."""

@@ -167,15 +167,15 @@ class Tab:
         nothing is sent until the user sends it), or delete it (its pages go to the most recent session)."""
         registry = self.registry
         if action.action == "open_copy":
-            shown = await registry.open_copy(action.key)
+            shown = await registry.kept.open(action.key)
             self.sub.push(render.navigate(f"/s/{shown.local_id}"))
         elif action.action == "copy_into_new":
-            opened, text = await registry.copy_into_new_session(action.key)
+            opened, text = await registry.kept.copy_into_new_session(action.key)
             self.sub.push(render.navigate(f"/s/{opened.local_id}", draft=text))
         else:
-            for view in registry.copy_views(action.key):
+            for view in registry.kept.views(action.key):
                 view.viewers.broadcast(render.navigate("/"))
-            await registry.delete_copy(action.key)
+            await registry.kept.delete(action.key)
 
     def _attach(self, action: AttachFileAction | AttachImageAction) -> None:
         """Add a file link or an image to this tab's composer, as a pill it sends with the prompt."""
