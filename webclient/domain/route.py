@@ -291,16 +291,7 @@ class AgentRoute(ClientRequests[SinkT]):
             translation = Translation(translation.session_id, kept)
         live = self.by_agent_id(translation.session_id)
         if live is None:
-            if translation.session_id in self._closed:
-                return  # the end of what the agent was saying in a session closed here (in the inspector)
-            if self._opening and translation.session_id is not None:
-                self._keep_early(translation)
-            elif translation.session_id is not None:
-                self._unknown.said(translation.session_id, self.sessions())
-            else:  # an unreadable session id: the translation is a notice saying so
-                for event in translation.events:
-                    for each in self.sessions():
-                        each.apply(event)
+            self._not_open(translation)
             return
         for event in translation.events:
             live.apply(event)
@@ -308,6 +299,19 @@ class AgentRoute(ClientRequests[SinkT]):
                 self.host.refresh_sidebars()
                 if self.capabilities().list_sessions:  # the agent's list shows the new title too
                     self.host.spawn(self.refresh_stored())
+
+    def _not_open(self, translation: Translation) -> None:
+        """An update for no session open here: one being opened may be its, else it is said once."""
+        if translation.session_id in self._closed:
+            return  # the end of what the agent was saying in a session closed here (in the inspector)
+        if self._opening and translation.session_id is not None:
+            self._keep_early(translation)
+        elif translation.session_id is not None:
+            self._unknown.said(translation.session_id, self.sessions())
+        else:  # an unreadable session id: the translation is a notice saying so
+            for event in translation.events:
+                for each in self.sessions():
+                    each.apply(event)
 
     def on_notice(self, notice: Notice) -> None:
         for live in self.sessions():
