@@ -40,7 +40,7 @@ from webclient.domain.session_controls import SessionControls
 from webclient.domain.sidebar import Sidebar
 from webclient.domain.sign_in import SignIn
 from webclient.domain.state import Aspect, SessionState
-from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy
+from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy, refuse_unread
 from webclient.domain.terminals import TerminalManager
 from webclient.domain.transcript import Transcript
 from webclient.domain.turns import CANCEL_GRACE_SECONDS, Turns
@@ -130,11 +130,13 @@ class LiveSession(Generic[SinkT]):
         composer.clear()
 
     def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> None:
-        """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""
+        """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it;
+        Refused if it is not there any more or the page could not show it whole (`refuse_unread`)."""
         try:
             chosen = self.find_suggestion(generation, index)
         except Refused as exc:
             raise Refused(f"{exc}; nothing was sent") from None
+        refuse_unread(chosen, "sent")
         self.submit_blocks(chosen.blocks, auto_sent=auto_sent)
 
     def find_suggestion(self, generation: int, index: int) -> Suggestion:
