@@ -93,6 +93,7 @@ class LiveSession(Generic[SinkT]):
 
     async def close(self) -> None:
         """End every task of this session and disconnect its viewers."""
+        self.turns.closing()
         self.permissions.close()
         await self.terminals.close()
         await self.turns.close()

@@ -66,6 +66,10 @@ class Turns:
         self._closing = False
         self._stderr_before: list[str] = []  # the agent's stderr tail when the running turn began
 
+    def closing(self) -> None:
+        """The session is closing: a turn that ends from now on starts nothing after it."""
+        self._closing = True
+
     async def close(self) -> None:
         """End every task of these turns."""
         self._closing = True
