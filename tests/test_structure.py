@@ -1,4 +1,5 @@
-"""The package's shape: no import circle, session state written only by its own transitions, small modules.
+"""The package's shape: no import circle, session state written only by its own transitions, one door into a
+session, small modules.
 
 Each check walks the source of `webclient/` (not the running code), and each has a twin that plants the
 fault it looks for, so none of them can pass by finding nothing.
@@ -233,15 +234,21 @@ assert {"apply", "add_notice", "set_sidebar", "settle_failure"} <= TRANSITIONS
 
 
 def reached_through(path: Path) -> list[str]:
-    """Where `path` reaches through a session: its change sink (`.hub`), or a transition of its state
-    called on another object's `state` (`live.state.add_notice(…)`, `live.state.transcript.…(…)`)."""
+    """Where `path` reaches through a session: its change sink (`.hub`, or marking `live.viewers`), or a
+    transition of its state called on another object's `state` (`live.state.add_notice(…)`,
+    `live.state.transcript.…(…)`)."""
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Attribute) and node.attr == "hub":
+        if isinstance(node, ast.Attribute) and (node.attr == "hub" or _marks_viewers(node)):
             found.append((node.lineno, ast.unparse(node)))
         elif isinstance(node, ast.Call) and _is_transition_through_state(node.func):
             found.append((node.lineno, ast.unparse(node.func)))
     return [f"{line}: {code}" for line, code in sorted(set(found))]
+
+
+def _marks_viewers(node: ast.Attribute) -> bool:
+    """`x.viewers.mark`: the session's sink told of a change the session did not make."""
+    return node.attr == "mark" and isinstance(node.value, ast.Attribute) and node.value.attr == "viewers"
 
 
 def _is_transition_through_state(func: ast.expr) -> bool:
@@ -273,10 +280,13 @@ def test_the_door_check_catches_every_reach_through(tmp_path: Path) -> None:
         "live.notice(level, text)\n"
         "live.state.display_title\n"
         "state.set_suggestions(())\n"
+        "live.viewers.mark(keys)\n"
+        "live.viewers.subscribe()\n"
     )
     assert reached_through(probe) == [
         "1: live.hub",
         "2: live.state.add_notice",
         "3: live.state.transcript.settle_failure",
         "4: session.hub",
+        "9: live.viewers.mark",
     ]
