@@ -1,4 +1,5 @@
-"""The package's shape: no import circle, session state written only by its own transitions, small modules.
+"""The package's shape: no import circle, session state written only by its own transitions, one door into a
+session, small modules.
 
 Each check walks the source of `webclient/` (not the running code), and each has a twin that plants the
 fault it looks for, so none of them can pass by finding nothing.
@@ -15,6 +16,7 @@ import pytest
 
 from webclient.domain.items import PermissionItem
 from webclient.domain.state import SessionState
+from webclient.domain.transcript import Transcript
 
 PACKAGE = Path(__file__).resolve().parent.parent / "webclient"
 
@@ -215,3 +217,76 @@ def test_the_length_check_catches_a_long_module() -> None:
     state = PACKAGE / "domain" / "state.py"
     assert too_long([state], limit=10) == {"webclient.domain.state": len(state.read_text().splitlines())}
     assert too_long([state]) == {}
+
+
+# --- one door into a session ----------------------------------------------------------------------------
+
+# The session: the only module that holds its change sink and runs its state's transitions for others.
+SESSION_MODULE = "webclient.domain.live_session"
+# The transitions of a session's state and of its transcript: methods that change it and say what changed.
+TRANSITIONS = {
+    name
+    for cls in (SessionState, Transcript)
+    for name, member in vars(cls).items()
+    if callable(member) and not name.startswith("_") and member.__annotations__.get("return") == "set[str]"
+}
+assert {"apply", "add_notice", "set_sidebar", "settle_failure"} <= TRANSITIONS
+
+
+def reached_through(path: Path) -> list[str]:
+    """Where `path` reaches through a session: its change sink (`.hub`, or marking `live.viewers`), or a
+    transition of its state called on another object's `state` (`live.state.add_notice(…)`,
+    `live.state.transcript.…(…)`)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Attribute) and (node.attr == "hub" or _marks_viewers(node)):
+            found.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Call) and _is_transition_through_state(node.func):
+            found.append((node.lineno, ast.unparse(node.func)))
+    return [f"{line}: {code}" for line, code in sorted(set(found))]
+
+
+def _marks_viewers(node: ast.Attribute) -> bool:
+    """`x.viewers.mark`: the session's sink told of a change the session did not make."""
+    return node.attr == "mark" and isinstance(node.value, ast.Attribute) and node.value.attr == "viewers"
+
+
+def _is_transition_through_state(func: ast.expr) -> bool:
+    return isinstance(func, ast.Attribute) and func.attr in TRANSITIONS and _reaches_state(func.value)
+
+
+def _reaches_state(node: ast.expr) -> bool:
+    """`x.state` or `x.state.transcript` for any `x` but `self`."""
+    if isinstance(node, ast.Attribute) and node.attr == "transcript":
+        node = node.value
+    return isinstance(node, ast.Attribute) and node.attr == "state" and not _is_self(node.value)
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in modules() if module_name(p) != SESSION_MODULE], ids=lambda p: module_name(p)
+)
+def test_nothing_outside_the_session_reaches_its_sink_or_its_state_transitions(path: Path) -> None:
+    assert reached_through(path) == []
+
+
+def test_the_door_check_catches_every_reach_through(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "live.hub.mark(keys)\n"
+        "live.state.add_notice(notice)\n"
+        "live.state.transcript.settle_failure(back)\n"
+        "sub = session.hub\n"
+        "self.state.apply(event)\n"
+        "live.notice(level, text)\n"
+        "live.state.display_title\n"
+        "state.set_suggestions(())\n"
+        "live.viewers.mark(keys)\n"
+        "live.viewers.subscribe()\n"
+    )
+    assert reached_through(probe) == [
+        "1: live.hub",
+        "2: live.state.add_notice",
+        "3: live.state.transcript.settle_failure",
+        "4: session.hub",
+        "9: live.viewers.mark",
+    ]

@@ -103,7 +103,7 @@ async def test_another_prompt_gets_a_notice_and_the_next_recorded_turn_then_the_
         await eventually(lambda: suggestion_texts(replay) == suggested[1], TURN_SECONDS, "suggestions")
         await turn(replay, "one more")
         # The session checks that the agent replaced or withdrew its list once the turn's grace passed.
-        grace = replay.current._grace
+        grace = replay.current.turns._grace
         assert grace is not None
         await grace
         ended = "The recording has ended: its 2 turns were played"

@@ -22,7 +22,7 @@ from tests.support.polling import eventually
 from webclient.acp.capabilities import SUGGESTION_CONTENT_TYPES
 from webclient.acp.models import AgentStatus, NoticeLevel, TextPart
 from webclient.domain.items import MessageItem, NoticeItem
-from webclient.domain.live_session import SUGGESTION_GRACE_SECONDS
+from webclient.domain.turns import SUGGESTION_GRACE_SECONDS
 from webclient.errors import Refused
 from webclient.settings import Settings
 
@@ -142,7 +142,7 @@ async def test_not_advertised_the_demo_agent_sends_none_and_nothing_is_offered(
         await turn(driver, "help")
         await turn(driver, "/suggest []")  # a scenario list needs the capability too
         # The advertised run offers within ~50 ms of the response; give it a generous quiet window.
-        grace_over = lambda: driver.current._grace is not None and driver.current._grace.done()  # noqa: E731
+        grace_over = lambda: driver.current.turns._grace is not None and driver.current.turns._grace.done()  # noqa: E731
         await eventually(grace_over, 10, "grace period")
 
         assert received_updates(driver, SUGGESTIONS_UPDATE) == []

@@ -1,8 +1,9 @@
 """How a session tells the layers above what changed, without knowing who listens or how they show it.
 
 A `LiveSession` holds one `ChangeSink`; every state transition returns change keys (an `Aspect`, or a
-transcript entry's id) and the session hands them to `mark`. The web layer plugs in the view layer's
-hub, which renders and sends them; the domain's own `PendingChanges` just collects them.
+transcript entry's id) and the session hands them to `mark`, and to its other observers (the transcript
+keeper: `LiveSession.observe`). The web layer plugs in the view layer's hub, which renders and sends
+them; the domain's own `PendingChanges` just collects them.
 """
 
 from __future__ import annotations
@@ -22,10 +23,6 @@ class ChangeSink(Protocol):
 
     def mark(self, keys: Iterable[str]) -> None: ...
 
-    def watch(self, watcher: Callable[[set[str]], None]) -> None:
-        """Tell `watcher` every set of keys marked from now on (the transcript keeper listens so)."""
-        ...
-
 
 SinkT = TypeVar("SinkT", bound=ChangeSink)
 SinkFactory = Callable[[SessionState], SinkT]
@@ -36,7 +33,6 @@ class PendingChanges:
 
     def __init__(self) -> None:
         self.keys: set[str] = set()
-        self.watchers: list[Callable[[set[str]], None]] = []
 
     def start(self) -> None:
         return None
@@ -45,13 +41,7 @@ class PendingChanges:
         return None
 
     def mark(self, keys: Iterable[str]) -> None:
-        marked = set(keys)
-        self.keys.update(marked)
-        for watcher in self.watchers:
-            watcher(marked)
-
-    def watch(self, watcher: Callable[[set[str]], None]) -> None:
-        self.watchers.append(watcher)
+        self.keys.update(keys)
 
     @classmethod
     def factory(cls, _: SessionState) -> PendingChanges:

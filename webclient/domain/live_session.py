@@ -8,8 +8,7 @@ and cannot have raises `Refused`, which changes nothing.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Generic
 
 from webclient.acp.link import AgentLink
@@ -29,30 +28,27 @@ from webclient.acp.models import (
     SuggestionsEvent,
     TerminalOutput,
 )
-from webclient.aio import cancel_and_wait
-from webclient.domain import unfinished
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.file_requests import FileRequests
 from webclient.domain.files import FileAccess
+from webclient.domain.kept.entries import KeptCopy
 from webclient.domain.permissions import PermissionDesk
 from webclient.domain.prompt import ComposerAttachments, PromptRejected
 from webclient.domain.prompt_queue import WaitingPrompt
 from webclient.domain.protected import ProtectedPaths
-from webclient.domain.reasons import describe_stop_reason, error_detail, failure_text
-from webclient.domain.state import Aspect, SessionState, TurnState
-from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy
+from webclient.domain.session_controls import SessionControls
+from webclient.domain.sidebar import Sidebar
+from webclient.domain.sign_in import SignIn
+from webclient.domain.state import Aspect, SessionState
+from webclient.domain.suggestions import Outcome, SuggestionLedger, SuggestionPolicy, refuse_unread
 from webclient.domain.terminals import TerminalManager
-from webclient.errors import AgentError, AgentExitedError, Refused
-
-# How long after a turn ends the agent may still replace or withdraw its suggestions before we call its
-# earlier list stale: real agents send them shortly after the prompt response (claude-agent-acp ~60 ms).
-SUGGESTION_GRACE_SECONDS = 1.5
-# How long an agent may take to end its turn after `session/cancel` before we offer to stop it.
-CANCEL_GRACE_SECONDS = 10.0
+from webclient.domain.transcript import Transcript
+from webclient.domain.turns import CANCEL_GRACE_SECONDS, Turns
+from webclient.errors import Refused
 
 
 class LiveSession(Generic[SinkT]):
-    """A session and whoever shows it (`hub`). `state.session_id` is the agent's id once it exists."""
+    """A session and whoever shows it (`viewers`). `state.session_id` is the agent's id once it exists."""
 
     def __init__(
         self,
@@ -71,45 +67,37 @@ class LiveSession(Generic[SinkT]):
         self.local_id = local_id
         # The agent is known before the sink is made: a sink may depend on it (its protocol log does).
         self.state = SessionState(agent_key=agent_key, agent_label=agent_label, workspace=str(files.roots[0]))
-        self.hub: SinkT = sink_factory(self.state)
+        self._sink: SinkT = sink_factory(self.state)
+        self._observers: list[Callable[[set[str]], None]] = []  # told every change, as the sink is
         self.ledger = SuggestionLedger(policy)
         self.files = files
         # The commands the agent runs through us (`terminal/*`); each shows in the card that embeds it.
         self.terminals = TerminalManager(files, files.roots[0], self._terminal_changed)
-        self.cancel_grace = cancel_grace
         self.agent: AgentLink | None = None
         self.agent_key = agent_key  # which of the server's agents this session talks to
         # Told when a turn ends (the registry refreshes the agent's stored sessions then).
         self.turn_ended: Callable[[], None] | None = None
-        # A prompt sent before `session/new` answered: it goes out as soon as the session exists.
-        self._queued: tuple[PromptBlock, ...] | None = None
-        self.permissions = PermissionDesk(self.state, self.hub.mark, lambda: self.on_status())
+        self.permissions = PermissionDesk(self.state, self._mark, lambda: self.on_status())
         # The agent's `fs/*` requests; a question about a protected write is ours, and ends with the turn.
         self.fs = FileRequests(
-            files, protected, self.state, self.hub.mark, lambda r: self.permissions.ask(r, ours=True)
+            files, protected, self.state, self._mark, lambda r: self.permissions.ask(r, ours=True)
         )
-        # The prompts running: one at a time in ACP v1; in v2 the agent takes more (it queues them).
-        self._turns: set[asyncio.Task[None]] = set()
-        self._grace: asyncio.Task[None] | None = None
-        self._cancel_watch: asyncio.Task[None] | None = None
-        self._closing = False
-        self._stderr_before: list[str] = []  # the agent's stderr tail when the running turn began
+        self.controls = SessionControls(self.state, self._mark, self._connected)  # modes, config options
+        self.turns = Turns(self, self.state, self._mark, cancel_grace)  # its prompts and their turns
         # Told whenever the turn or a pending permission changes what the sidebar says of this session.
-        self.on_status: Callable[[], None] = _nothing
+        self.on_status: Callable[[], None] = lambda: None
         self.note_wire: Callable[[str], None] = lambda text: None  # a note in this session's inspector
 
     def start(self) -> None:
-        self.hub.start()
+        self._sink.start()
 
     async def close(self) -> None:
         """End every task of this session and disconnect its viewers."""
-        self._closing = True
+        self.turns.closing()
         self.permissions.close()
         await self.terminals.close()
-        for task in (*self._turns, self._grace, self._cancel_watch):
-            if task is not None:
-                await cancel_and_wait(task)
-        await self.hub.stop()
+        await self.turns.close()
+        await self._sink.stop()
 
     @property
     def prompt_capabilities(self) -> PromptCapabilities:
@@ -127,47 +115,11 @@ class LiveSession(Generic[SinkT]):
         raises Refused when it can do neither. The transcript shows the blocks' parts; the agent layer sends
         each block (one an agent wrote, a chosen suggestion's, goes out exactly as the agent sent it).
         Before the agent's `session/new` has answered, the prompt waits and goes out once it has."""
-        if not blocks:
-            raise Refused("an empty prompt was not sent")
-        if not self.state.can_prompt or self.agent is None:
-            self.hub.mark(self.state.waiting.hold(self.state, blocks, auto_sent=auto_sent))
-            return
-        parts = [block.part for block in blocks]
-        self.hub.mark(self.state.begin_turn(parts, auto_sent=auto_sent))
-        self.on_status()
-        if not self.state.keyed_messages:
-            # v1: sending is accepting. In v2 the agent accepts a prompt when it inserts its user
-            # message (see apply), which is when an earlier suggestion list goes out of date.
-            self.ledger.prompt_accepted()
-        if self._grace is not None:
-            self._grace.cancel()
-        if self.state.session_id is None:
-            self._queued = tuple(blocks)
-            self.hub.mark(self.state.set_queued(True))
-            return
-        self._start_turn(self.agent, self.state.session_id, tuple(blocks))
-
-    def _start_turn(self, agent: AgentLink, session_id: str, blocks: tuple[PromptBlock, ...]) -> None:
-        self._stderr_before = agent.process.stderr_tail()
-        turn = asyncio.create_task(self._run_turn(agent, session_id, blocks), name="turn")
-        self._turns.add(turn)
-        turn.add_done_callback(self._turns.discard)
-
-    def _send_queued(self) -> None:
-        """The session exists now: send the prompt that waited for it."""
-        blocks, self._queued = self._queued, None
-        self.hub.mark(self.state.set_queued(False))
-        if blocks is None or self.agent is None or self.state.session_id is None:
-            return
-        self._start_turn(self.agent, self.state.session_id, blocks)
+        self.turns.submit(blocks, auto_sent=auto_sent)
 
     def drop_queued(self, reason: str) -> None:
         """The session could not be opened: the waiting prompt is not sent (it stays in the transcript)."""
-        if self._queued is None:
-            return
-        self._queued = None
-        self.hub.mark(self.state.drop_queued())
-        self.notice(NoticeLevel.WARNING, f"your last prompt was not sent: {reason}")
+        self.turns.drop_queued(reason)
 
     def submit_composed(self, text: str, kept: list[str], composer: ComposerAttachments) -> None:
         """Send what a tab's composer holds: its text and the attachments (by id) the user kept in it."""
@@ -179,11 +131,13 @@ class LiveSession(Generic[SinkT]):
         composer.clear()
 
     def send_suggestion(self, generation: int, index: int, *, auto_sent: bool = False) -> None:
-        """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it."""
+        """The user chose suggestion `index` of list `generation` (or turned on auto-send): send it;
+        Refused if it is not there any more or the page could not show it whole (`refuse_unread`)."""
         try:
             chosen = self.find_suggestion(generation, index)
         except Refused as exc:
             raise Refused(f"{exc}; nothing was sent") from None
+        refuse_unread(chosen, "sent")
         self.submit_blocks(chosen.blocks, auto_sent=auto_sent)
 
     def find_suggestion(self, generation: int, index: int) -> Suggestion:
@@ -196,81 +150,11 @@ class LiveSession(Generic[SinkT]):
 
     async def cancel(self) -> None:
         """Ask the agent to stop the running turn (`session/cancel`), or drop a prompt still waiting."""
-        if self._queued is not None:
-            self.drop_queued("you cancelled it before the session was open")
-            return
-        if self.state.turn is not TurnState.WORKING or self.agent is None or self.state.session_id is None:
-            raise Refused("nothing to cancel")
-        self.hub.mark(self.state.cancel_turn())
-        self.on_status()
-        self.cancel_permissions()  # the protocol answers a pending request "cancelled" on session/cancel
-        self._cancel_watch = asyncio.create_task(self._watch_cancel(), name="cancel-grace")
-        try:
-            await self.agent.cancel(self.state.session_id)
-        except AgentError as exc:
-            raise Refused(str(exc), error_detail(exc)) from None
-
-    async def _watch_cancel(self) -> None:
-        """An agent that has not ended its turn within the grace period ignored the cancel: say so, and
-        the page offers to stop it (the turn would otherwise stay "cancelling" for ever)."""
-        await asyncio.sleep(self.cancel_grace)
-        if self.state.turn is TurnState.CANCELLING:
-            self.hub.mark(self.state.ignore_cancel())
-            self.notice(
-                NoticeLevel.WARNING,
-                f"the agent did not stop within {self.cancel_grace:g} s of Cancel; stopping it restarts "
-                "the agent, and the conversation stays",
-            )
-
-    async def _run_turn(self, agent: AgentLink, session_id: str, blocks: tuple[PromptBlock, ...]) -> None:
-        try:
-            reason = await agent.prompt(session_id, blocks)
-            if reason != "end_turn":
-                self.notice(NoticeLevel.INFO, describe_stop_reason(reason))
-        except AgentExitedError:
-            pass  # the exit is reported once, to every session, with the agent's stderr
-        except AgentError as exc:
-            self.notice(NoticeLevel.ERROR, failure_text("the turn failed", exc), error_detail(exc))
-        finally:
-            if not self._other_turns_running():
-                self._end_turn()
-
-    def _other_turns_running(self) -> bool:
-        current = asyncio.current_task()
-        return any(turn is not current and not turn.done() for turn in self._turns)
-
-    def _end_turn(self) -> None:
-        """The last running prompt ended: the session is idle again."""
-        self.permissions.cancel_ours()
-        if self._cancel_watch is not None:
-            self._cancel_watch.cancel()
-        left = [card.title or card.tool_call_id for card in self.state.open_tool_calls()]
-        self.hub.mark(self.state.end_turn())
-        if left:  # the cards show "not finished"; the inspector and a notice say why
-            after = self.agent.process.stderr_tail() if self.agent is not None else []
-            note, notice = unfinished.report(left, unfinished.written_since(self._stderr_before, after))
-            self.note_wire(note)
-            self.hub.mark(self.state.add_notice(notice))
-        self.on_status()
-        if not self._closing:
-            self._grace = asyncio.create_task(self._check_withdrawal(), name="suggestion-grace")
-            if self.turn_ended is not None:
-                self.turn_ended()
-            waiting = self.state.waiting.next() if self.state.can_prompt and self.agent else None
-            if waiting is not None:  # the first prompt that waited goes out: the queue shows one fewer
-                self.hub.mark({Aspect.QUEUE})
-                self.submit_blocks(waiting.blocks)
+        await self.turns.cancel()
 
     def take_back(self, prompt_id: str) -> WaitingPrompt:
         """A waiting prompt the person cancels or takes back to edit; Refused if it went out already."""
-        taken, changed = self.state.waiting.take(prompt_id)
-        self.hub.mark(changed)
-        return taken
-
-    async def _check_withdrawal(self) -> None:
-        await asyncio.sleep(SUGGESTION_GRACE_SECONDS)
-        for text in self.ledger.turn_settled():
-            self.notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
+        return self.turns.take_back(prompt_id)
 
     # --- what the agent asks ----------------------------------------------------------------------------
 
@@ -285,7 +169,7 @@ class LiveSession(Generic[SinkT]):
             # The request's tool call is a tool call: it fills in (or opens) the card with its id, so an
             # agent that describes a call only here (qwen-code) still gets a card with a title, and the
             # question sits right under it.
-            self.hub.mark(self.state.apply(request.tool_call))
+            self._mark(self.state.apply(request.tool_call))
         return await self.permissions.ask(request, ours=ours)
 
     def answer_permission(self, request_id: str, option_id: str) -> None:
@@ -297,7 +181,7 @@ class LiveSession(Generic[SinkT]):
         self.permissions.cancel()
 
     def _terminal_changed(self, terminal_id: str, output: TerminalOutput) -> None:
-        self.hub.mark(self.state.set_terminal(terminal_id, output))
+        self._mark(self.state.set_terminal(terminal_id, output))
 
     # --- what the agent says ----------------------------------------------------------------------------
 
@@ -306,7 +190,7 @@ class LiveSession(Generic[SinkT]):
             self._offer(self.ledger.receive(event))
             return
         pending = self.state.pending_prompts
-        self.hub.mark(self.state.apply(event))
+        self._mark(self.state.apply(event))
         if self.state.pending_prompts < pending:  # v2: the agent inserted (accepted) a prompt of ours
             self.ledger.prompt_accepted()
 
@@ -314,18 +198,17 @@ class LiveSession(Generic[SinkT]):
         for text in outcome.notices:
             self.notice(NoticeLevel.WARNING, f"prompt suggestions: {text}")
         if outcome.offered is not None:
-            self.hub.mark(self.state.set_suggestions(outcome.offered))
+            self._mark(self.state.set_suggestions(outcome.offered))
 
     def begin_replay(self) -> None:
         """`session/load` is about to replay history: nothing it sends is offered as a suggestion."""
-        if self._grace is not None:
-            self._grace.cancel()
+        self.turns.stop_grace()
         self.ledger.begin_replay()
-        self.hub.mark(self.state.begin_replay())
+        self._mark(self.state.begin_replay())
 
     def end_replay(self) -> None:
         self.ledger.end_replay()
-        self.hub.mark(self.state.end_replay())
+        self._mark(self.state.end_replay())
         self.on_status()
 
     # --- the agent and the agent's session ----------------------------------------------------------------
@@ -339,62 +222,86 @@ class LiveSession(Generic[SinkT]):
         self.ledger = SuggestionLedger(policy)
         if info is not None:
             version = agent.protocol_version if agent is not None else 1
-            self.hub.mark(self.state.meet_agent(info, version))
+            self._mark(self.state.meet_agent(info, version))
 
     def adopt(self, opened: OpenedSession) -> None:
         """The session exists at the agent: take its id, modes and config options.
 
         It starts with an empty suggestion list: a restart must not keep offering the old session's.
         """
-        self.hub.mark(self.state.open(opened))
-        if self._queued is not None:
-            self._send_queued()
+        self._mark(self.state.open(opened))
+        self.turns.session_opened()
 
     # --- modes and config options -----------------------------------------------------------------------
 
     async def set_mode(self, mode_id: str) -> None:
-        """Switch mode (`session/set_mode`) to one the agent offered."""
-        agent, session_id = self._connected("switch the mode of")
-        if mode_id not in {mode.id for mode in self.state.available_modes}:
-            self.hub.mark({Aspect.DETAILS})  # put the tab's selector back on the mode in force
-            raise Refused(f"the agent does not offer a mode {mode_id!r}; the mode stays as it was")
-        try:
-            await agent.set_mode(session_id, mode_id)
-        except AgentError as exc:
-            self.hub.mark({Aspect.DETAILS})
-            raise Refused(failure_text("the agent did not switch the mode", exc), error_detail(exc)) from None
-        self.hub.mark(self.state.set_current_mode(mode_id))
+        """Switch mode (`session/set_mode`) to one the agent offered; see `SessionControls`."""
+        await self.controls.set_mode(mode_id)
 
     async def set_config_option(self, config_id: str, value: str | bool) -> None:
-        """Set a config option the agent offered to one of its values (`session/set_config_option`)."""
-        agent, session_id = self._connected("configure")
-        option = next((o for o in self.state.config_options if o.id == config_id), None)
-        if option is None or not option.accepts(value):
-            self.hub.mark({Aspect.DETAILS})
-            what = f"an option {config_id!r}" if option is None else f"{value!r} for {option.name!r}"
-            raise Refused(f"the agent does not offer {what}; nothing was changed")
-        try:
-            options = await agent.set_config_option(session_id, config_id, value)
-        except AgentError as exc:
-            self.hub.mark({Aspect.DETAILS})
-            what = f"the agent did not change {option.name!r}"
-            raise Refused(failure_text(what, exc), error_detail(exc)) from None
-        if options is not None:
-            self.hub.mark(self.state.set_config_options(options))
+        """Set a config option the agent offered (`session/set_config_option`); see `SessionControls`."""
+        await self.controls.set_config_option(config_id, value)
 
     def _connected(self, verb: str) -> tuple[AgentLink, str]:
         if self.agent is None or self.state.session_id is None:
             raise Refused(f"there is no session to {verb} yet")
         return self.agent, self.state.session_id
 
-    # --- helpers ----------------------------------------------------------------------------------------
+    # --- what the others change, and who is told -----------------------------------------------------
 
-    def notice(self, level: NoticeLevel, text: str, detail: str | None = None) -> None:
-        self.hub.mark(self.state.add_notice(Notice(level=level, text=text, detail=detail)))
+    @property
+    def viewers(self) -> SinkT:
+        """Whoever shows this session (the web layer's hub: its tabs subscribe there). Only the session
+        marks what changed in it: everyone else asks it by a named method."""
+        return self._sink
+
+    def observe(self, observer: Callable[[set[str]], None]) -> None:
+        """Tell `observer` every set of change keys from now on (the transcript keeper listens so)."""
+        self._observers.append(observer)
+
+    def _mark(self, keys: Iterable[str]) -> None:
+        changed = set(keys)
+        self._sink.mark(changed)
+        for observer in self._observers:
+            observer(changed)
+
+    def notice(
+        self, level: NoticeLevel, text: str, detail: str | None = None, *, failure: bool = False
+    ) -> None:
+        """Show a notice; `failure`: on the card of the agent's failure, when there is one."""
+        self.show_notice(Notice(level=level, text=text, detail=detail), failure=failure)
+
+    def show_notice(self, notice: Notice, *, failure: bool = False) -> None:
+        self._mark(self.state.add_notice(notice, failure=failure))
+
+    def renew_notice(self, notice: Notice, item_id: str | None) -> str:
+        """Show `notice` in place of the notice entry `item_id` if it is still there, else as a new one;
+        the id of the entry that shows it."""
+        changed = self.state.transcript.renew_notice(notice, item_id)
+        self._mark(changed)
+        return next(iter(changed))
+
+    def settle_failure(self, notice: Notice) -> None:
+        """The agent runs again: the card of its last failure says so (no other card does)."""
+        self._mark(self.state.transcript.settle_failure(notice))
 
     def set_agent_status(self, status: AgentStatus) -> None:
-        self.hub.mark(self.state.set_agent_status(status))
+        self._mark(self.state.set_agent_status(status))
 
+    def set_sign_in(self, sign_in: SignIn) -> None:
+        self._mark(self.state.set_sign_in(sign_in))
 
-def _nothing() -> None:
-    return None
+    def set_sidebar(self, sidebar: Sidebar) -> None:
+        self._mark(self.state.set_sidebar(sidebar))
+
+    def reopen(self, session_id: str, title: str | None) -> None:
+        """A stored session is being loaded or resumed: its id and stored title show meanwhile."""
+        self._mark(self.state.reopen(session_id, title))
+
+    def show_copy(self, copy: KeptCopy, transcript: Transcript) -> None:
+        """This session shows a stored copy, read only."""
+        self._mark(self.state.show_copy(copy, transcript))
+
+    def protocol_logged(self) -> None:
+        """A message of this session (or of its agent's connection) crossed the wire: for the inspector."""
+        self._mark({Aspect.PROTOCOL_LOG})

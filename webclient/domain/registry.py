@@ -25,15 +25,16 @@ from webclient.acp.wire_log import WireLog
 from webclient.agent_config import mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.files import FileAccess
-from webclient.domain.keeping import TranscriptKeeper
-from webclient.domain.kept_copies import Elsewhere, KeptCopies, listed
+from webclient.domain.kept.copies import Elsewhere, KeptCopies, listed
+from webclient.domain.kept.keeper import TranscriptKeeper
+from webclient.domain.kept.sessions import CopySessions
+from webclient.domain.kept.store import FOLDER_NAME, Bounds, TranscriptStore
 from webclient.domain.live_session import LiveSession
 from webclient.domain.protected import ProtectedPaths
 from webclient.domain.reasons import error_detail, failure_text
 from webclient.domain.route import AgentRoute
-from webclient.domain.sidebar import AgentChoice, SessionLink, Sidebar, StoredSession
+from webclient.domain.sidebar import AgentChoice, AgentOffer, SessionLink, build_sidebar
 from webclient.domain.supervisor import AgentSupervisor
-from webclient.domain.transcript_store import FOLDER_NAME, Bounds, TranscriptStore
 from webclient.errors import AgentError, Refused
 from webclient.settings import Settings
 
@@ -69,6 +70,7 @@ class SessionRegistry(Generic[SinkT]):
         self.transcripts = TranscriptStore(folder, bounds)
         self.transcripts.on_problem = self._not_kept  # said once on the page, with the real cause
         self.copies = KeptCopies(self.transcripts)  # what the sidebar offers of them, read only
+        self.kept = CopySessions(self, self.copies)  # the sessions that show them
         self._keepers: dict[str, TranscriptKeeper] = {}
         self._add(self.agents[self.default_agent])  # a fresh server opens on one session
 
@@ -113,7 +115,7 @@ class SessionRegistry(Generic[SinkT]):
         for live in self.sessions.values():
             live.start()
         self.supervisor.start()
-        self.spawn(self.refresh_copies())
+        self.spawn(self.kept.refresh())
 
     async def shutdown(self) -> None:
         for task in list(self._tasks):
@@ -138,7 +140,7 @@ class SessionRegistry(Generic[SinkT]):
             level=NoticeLevel.INFO, text="restarting the agent; each conversation continues in a new session"
         )
         for live in route.sessions():  # on the failure's card when there is one
-            live.hub.mark(live.state.add_notice(restarting, failure=True))
+            live.show_notice(restarting, failure=True)
         await route.supervisor.restart()
 
     # --- looking sessions up ----------------------------------------------------------------------------
@@ -197,14 +199,14 @@ class SessionRegistry(Generic[SinkT]):
             raise Refused(f"the agent does not support {'resuming' if resume else 'loading'} sessions")
         live = self._add(route)
         live.start()
-        live.hub.mark(live.state.reopen(session_id, route.stored_title(session_id)))
+        live.reopen(session_id, route.stored_title(session_id))
         live.begin_replay()
         request = agent.resume_session if resume else agent.load_session
         mcp = mcp_servers_for(self.settings.catalog.config.mcp_servers, http=caps.mcp_http)
         try:
             await route.open(live, request(session_id, route.supervisor.session_cwd, mcp))
         except AgentError as exc:
-            await self._drop(live)
+            await self.drop(live)
             what = f"could not open session {session_id!r}"
             raise Refused(failure_text(what, exc), error_detail(exc)) from None
         finally:
@@ -226,7 +228,7 @@ class SessionRegistry(Generic[SinkT]):
                 except AgentError as exc:
                     text = failure_text("the agent did not close the session", exc)
                     route.notify_all(NoticeLevel.WARNING, text, error_detail(exc))
-            await self._drop(live)
+            await self.drop(live)
             if session_id:
                 route.closed(session_id)
         finally:
@@ -279,11 +281,11 @@ class SessionRegistry(Generic[SinkT]):
         live.note_wire = lambda text: route.session_note(live, text)
         live.meet_agent(supervisor.agent, supervisor.info, supervisor.policy)
         live.set_agent_status(supervisor.status)
-        live.hub.mark(live.state.set_sign_in(supervisor.sign_in))
+        live.set_sign_in(supervisor.sign_in)
         route.introduce(live)
         if self.settings.keep_transcripts:
             keeper = self._keepers[live.local_id] = TranscriptKeeper(live.state, self.transcripts)
-            live.hub.watch(keeper.changed)
+            live.observe(keeper.changed)
         self.sessions[live.local_id] = live
         self.refresh_sidebars()
         return live
@@ -301,54 +303,25 @@ class SessionRegistry(Generic[SinkT]):
                 live.notice(NoticeLevel.ERROR, f"{what}: {exc}", exc.detail)
         self.spawn(route.refresh_stored())
 
-    async def _drop(self, live: LiveSession[SinkT]) -> None:
+    async def drop(self, live: LiveSession[SinkT]) -> None:
+        """Close a session and forget it."""
         self.sessions.pop(live.local_id, None)
         await live.close()
         if keeper := self._keepers.pop(live.local_id, None):
             keeper.close()
-            self.spawn(self.refresh_copies())  # its copy may be listed now
+            self.spawn(self.kept.refresh())  # its copy may be listed now
         self.refresh_sidebars()
 
-    # --- stored copies: read only, no agent attached ---------------------------------------------------
-
-    async def refresh_copies(self) -> None:
-        await self.copies.refresh()
-        self.refresh_sidebars()
-
-    def copy_views(self, key: str) -> list[LiveSession[SinkT]]:
-        """The sessions that show the stored copy `key`."""
-        return [s for s in self.sessions.values() if s.state.kept is not None and s.state.kept.key == key]
-
-    async def open_copy(self, key: str) -> LiveSession[SinkT]:
-        """Show a stored copy read only, as a session of its own that no agent is attached to and that
-        takes no prompt (the one that shows it already, if any); Refused when the copy is gone."""
-        if shown := self.copy_views(key):
-            return shown[0]
-        summary, copy, transcript = await self.copies.opened(key)
-        route = self.agents.get(summary.agent_key) or self.agents[self.default_agent]
+    def add_reader(self, agent_key: str, agent_label: str) -> LiveSession[SinkT]:
+        """A new session no agent is attached to (a stored copy's), listed, not started yet."""
+        route = self.agents.get(agent_key) or self.agents[self.default_agent]
         files = FileAccess([self.settings.cwd])
         live = LiveSession(
             f"s{next(self._ids)}", self._sink_factory, route.supervisor.policy, files, route.key,
-            agent_label=summary.agent_label,
+            agent_label=agent_label,
         )  # fmt: skip
-        live.hub.mark(live.state.show_copy(copy, transcript))
-        live.start()
         self.sessions[live.local_id] = live
-        self.refresh_sidebars()
         return live
-
-    async def copy_into_new_session(self, key: str) -> tuple[LiveSession[SinkT], str]:
-        """A new session with the copy's agent (the first one if it is no longer configured), and the
-        copy's conversation as text for its composer: nothing is sent until the user sends it."""
-        summary, text = await self.copies.text(key)
-        return self.new_session(summary.agent_key if summary.agent_key in self.agents else None), text
-
-    async def delete_copy(self, key: str) -> None:
-        """Delete a stored copy for good: from the store, and every session that showed it closes."""
-        await self.copies.delete(key)
-        for view in self.copy_views(key):
-            await self._drop(view)
-        self.refresh_sidebars()
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         """Run `coroutine` as a task this registry owns (cancelled at shutdown)."""
@@ -359,42 +332,22 @@ class SessionRegistry(Generic[SinkT]):
     # --- what every session shows -----------------------------------------------------------------------
 
     def refresh_sidebars(self) -> None:
-        choices = tuple(AgentChoice(key=r.key, name=r.spec.name) for r in self.agents.values())
-        live_ones = self.live_sessions()
+        agents = tuple(AgentChoice(key=r.key, name=r.spec.name) for r in self.agents.values())
+        links = [
+            SessionLink(
+                local_id=s.local_id,
+                title=s.state.display_title,
+                status=s.state.session_status,
+                current=False,
+                agent=s.state.agent_label,
+            )
+            for s in self.live_sessions()
+        ]
+        offers = {
+            key: AgentOffer(key, route.capabilities(), route.stored_elsewhere())
+            for key, route in self.agents.items()
+        }
         elsewhere = Elsewhere.of((k.key for k in self._keepers.values()), self.agents.values())
         for live in self.sessions.values():
-            route = self.route(live)
-            caps = route.capabilities()
-            links = tuple(
-                SessionLink(
-                    local_id=other.local_id,
-                    title=other.state.display_title,
-                    status=other.state.session_status,
-                    current=other is live,
-                    agent=other.state.agent_label,
-                )
-                for other in live_ones
-            )
-            shown = live.state.kept.key if live.state.kept else None
-            kept, kept_more = listed(self.copies.summaries, elsewhere, shown)
-            sidebar = Sidebar(
-                live=links,
-                stored=self._stored_for(route),
-                can_load=caps.load_session,
-                can_resume=caps.resume_session,
-                can_list=caps.list_sessions,
-                can_delete=caps.delete_session,
-                agents=choices,
-                current_agent=route.key,
-                kept=kept,
-                kept_more=kept_more,
-            )
-            live.hub.mark(live.state.set_sidebar(sidebar))
-
-    def _stored_for(self, route: AgentRoute[SinkT]) -> tuple[StoredSession, ...]:
-        # Each session once: one that is open here is listed under the open ones only.
-        return tuple(
-            StoredSession(session_id=s.session_id, title=s.title, updated_at=s.updated_at)
-            for s in route.stored
-            if route.by_agent_id(s.session_id) is None
-        )
+            kept = listed(self.copies.summaries, elsewhere, live.state.kept.key if live.state.kept else None)
+            live.set_sidebar(build_sidebar(live.local_id, links, offers[live.agent_key], agents, kept))

@@ -3,12 +3,13 @@ connection, routing what the agent says to the session it names among this agent
 concerns the agent as a whole (its exit, a notice without a session) to every session it serves.
 
 The registry owns the routes; a route knows it only as a `RouteHost` (the modules do not import each other).
+The agent's requests of the client (permission, files, terminals) are answered by `client_requests`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Coroutine
-from typing import Any, Generic, Protocol
+from typing import Any, Protocol
 
 from webclient.acp.link import AgentLink
 from webclient.acp.models import (
@@ -21,13 +22,8 @@ from webclient.acp.models import (
     Notice,
     NoticeLevel,
     OpenedSession,
-    PermissionOutcome,
-    PermissionRequest,
     SessionInfoEvent,
     StoredSessionInfo,
-    TerminalExit,
-    TerminalOutput,
-    TerminalRequest,
     Translation,
     UsageEvent,
 )
@@ -35,15 +31,14 @@ from webclient.acp.remote import shown_url
 from webclient.acp.wire_log import WireEntry, WireLog
 from webclient.agent_config import AgentSpec, mcp_servers_for
 from webclient.domain.changes import SinkT
-from webclient.domain.files import FileAccessError, FileMissing
+from webclient.domain.client_requests import ClientRequests
 from webclient.domain.live_session import LiveSession
 from webclient.domain.reasons import agent_reason, connecting_text, error_detail, failure_text
+from webclient.domain.sidebar import StoredSession
 from webclient.domain.sign_in import SignIn
-from webclient.domain.state import Aspect
 from webclient.domain.supervisor import AgentSupervisor
-from webclient.domain.terminals import TerminalError
 from webclient.domain.unknown_sessions import UnknownSessions
-from webclient.errors import AgentError, AgentExitedError, RemoteLost, RequestRefused, describe_exit
+from webclient.errors import AgentError, AgentExitedError, RemoteLost, describe_exit
 from webclient.settings import Settings
 
 # Updates kept for sessions still opening (v1 agents rarely send any before their answer).
@@ -51,7 +46,6 @@ MAX_EARLY_UPDATES = 64
 # Sessions closed here whose ids are remembered, so that what the agent still sends of them says nothing.
 MAX_CLOSED_REMEMBERED = 256
 # What a session's replay may still change when the page already shows its conversation.
-_PROTOCOL_LOG = frozenset({Aspect.PROTOCOL_LOG})  # what a message crossing the wire changed
 _SESSION_STATE = (CommandsEvent, ModeEvent, ConfigOptionsEvent, SessionInfoEvent, UsageEvent)
 
 
@@ -71,16 +65,16 @@ class RouteHost(Protocol[SinkT]):
         ...
 
 
-class AgentRoute(Generic[SinkT]):
+class AgentRoute(ClientRequests[SinkT]):
     """One configured agent as the registry sees it: its supervisor, its stored sessions, and the
     listener and supervisor events that route what it says to its own sessions only."""
 
     def __init__(
         self, host: RouteHost[SinkT], settings: Settings, spec: AgentSpec, wire_log: WireLog
     ) -> None:
+        super().__init__(spec, self.by_agent_id, self.notify_all)
         self.host = host
         self.settings = settings
-        self.spec = spec
         self.wire_log = wire_log
         self.supervisor = AgentSupervisor(settings, spec, listener=self, events=self)
         self.stored: tuple[StoredSessionInfo, ...] = ()
@@ -141,7 +135,7 @@ class AgentRoute(Generic[SinkT]):
         back = Notice(level=NoticeLevel.INFO, text="the agent is running again")
         for live in self.sessions():
             live.meet_agent(agent, info, self.supervisor.policy)
-            live.hub.mark(live.state.transcript.settle_failure(back))  # only a failure card says it
+            live.settle_failure(back)  # only a failure card says it
         if info.protocol_version != agent.protocol_version:
             self.notify_all(
                 NoticeLevel.WARNING,
@@ -239,16 +233,24 @@ class AgentRoute(Generic[SinkT]):
         for live in self.sessions():
             live.cancel_permissions()
             live.terminals.release_all()  # the commands of an agent that is gone end with it
-            notice = Notice(level=NoticeLevel.ERROR, text=text, detail=error_detail(error))
-            live.hub.mark(live.state.add_notice(notice, failure=True))
+            live.notice(NoticeLevel.ERROR, text, error_detail(error), failure=True)
 
     def sign_in_changed(self, sign_in: SignIn) -> None:
         for live in self.sessions():
-            live.hub.mark(live.state.set_sign_in(sign_in))
+            live.set_sign_in(sign_in)
 
     def stored_title(self, session_id: str) -> str | None:
         stored = next((s for s in self.stored if s.session_id == session_id), None)
         return stored.title if stored and stored.title and stored.title.strip() else None
+
+    def stored_elsewhere(self) -> tuple[StoredSession, ...]:
+        """The sessions the agent keeps that are not open here, for the sidebar (an open one is listed
+        under the open ones only)."""
+        return tuple(
+            StoredSession(session_id=s.session_id, title=s.title, updated_at=s.updated_at)
+            for s in self.stored
+            if self.by_agent_id(s.session_id) is None
+        )
 
     async def refresh_stored(self) -> None:
         """Ask the agent for the sessions it keeps (`session/list`), for the sidebar."""
@@ -289,16 +291,7 @@ class AgentRoute(Generic[SinkT]):
             translation = Translation(translation.session_id, kept)
         live = self.by_agent_id(translation.session_id)
         if live is None:
-            if translation.session_id in self._closed:
-                return  # the end of what the agent was saying in a session closed here (in the inspector)
-            if self._opening and translation.session_id is not None:
-                self._keep_early(translation)
-            elif translation.session_id is not None:
-                self._unknown.said(translation.session_id, self.sessions())
-            else:  # an unreadable session id: the translation is a notice saying so
-                for event in translation.events:
-                    for each in self.sessions():
-                        each.apply(event)
+            self._not_open(translation)
             return
         for event in translation.events:
             live.apply(event)
@@ -307,9 +300,22 @@ class AgentRoute(Generic[SinkT]):
                 if self.capabilities().list_sessions:  # the agent's list shows the new title too
                     self.host.spawn(self.refresh_stored())
 
+    def _not_open(self, translation: Translation) -> None:
+        """An update for no session open here: one being opened may be its, else it is said once."""
+        if translation.session_id in self._closed:
+            return  # the end of what the agent was saying in a session closed here (in the inspector)
+        if self._opening and translation.session_id is not None:
+            self._keep_early(translation)
+        elif translation.session_id is not None:
+            self._unknown.said(translation.session_id, self.sessions())
+        else:  # an unreadable session id: the translation is a notice saying so
+            for event in translation.events:
+                for each in self.sessions():
+                    each.apply(event)
+
     def on_notice(self, notice: Notice) -> None:
         for live in self.sessions():
-            live.hub.mark(live.state.add_notice(notice))
+            live.show_notice(notice)
 
     def on_wire(self, direction: str, message: dict[str, Any], version: int) -> None:
         self._logged(self.wire_log.record(direction, message, version=version))
@@ -326,75 +332,4 @@ class AgentRoute(Generic[SinkT]):
         # session/new names an id no session has yet: the sessions still opening render it once theirs is set.
         for live in self.sessions():
             if entry.session_id is None or live.state.session_id in (None, entry.session_id):
-                live.hub.mark(_PROTOCOL_LOG)
-
-    async def request_permission(self, request: PermissionRequest) -> PermissionOutcome:
-        live = self.by_agent_id(request.session_id)
-        if live is None:  # fail closed: nobody can answer for a session we do not show
-            self.notify_all(
-                NoticeLevel.WARNING,
-                f"declined a permission request for unknown session {request.session_id!r}",
-            )
-            return PermissionOutcome.cancelled()
-        return await live.request_permission(request)
-
-    async def read_text_file(self, session_id: str, path: str, line: int | None, limit: int | None) -> str:
-        live = self._for_request(session_id)
-        self._local_tools(live, f"read the local file {path!r}")
-        try:
-            return await live.fs.read(path, line, limit)
-        except FileMissing as exc:
-            raise RequestRefused(RequestRefused.RESOURCE_NOT_FOUND, str(exc)) from None
-        except FileAccessError as exc:
-            # Every FileAccessError begins with the path, so the notice names it once.
-            live.notice(NoticeLevel.WARNING, f"refused the agent's request to read a file: {exc}")
-            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
-
-    async def write_text_file(self, session_id: str, path: str, content: str) -> None:
-        live = self._for_request(session_id)
-        self._local_tools(live, f"write the local file {path!r}")
-        try:
-            await live.fs.write(path, content)
-        except FileAccessError as exc:
-            live.notice(NoticeLevel.WARNING, f"refused the agent's request to write a file: {exc}")
-            raise RequestRefused(RequestRefused.INVALID_PARAMS, str(exc)) from None
-
-    async def create_terminal(self, request: TerminalRequest) -> str:
-        live = self._for_request(request.session_id)
-        self._local_tools(live, f"run {request.command!r} on this machine")
-        try:
-            return await live.terminals.create(request)
-        except TerminalError as exc:
-            live.notice(NoticeLevel.WARNING, str(exc))
-            raise
-
-    def terminal_output(self, session_id: str, terminal_id: str) -> TerminalOutput:
-        return self._for_request(session_id).terminals.output(terminal_id)
-
-    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> TerminalExit:
-        return await self._for_request(session_id).terminals.wait_for_exit(terminal_id)
-
-    def kill_terminal(self, session_id: str, terminal_id: str) -> None:
-        self._for_request(session_id).terminals.kill(terminal_id)
-
-    def release_terminal(self, session_id: str, terminal_id: str) -> None:
-        self._for_request(session_id).terminals.release(terminal_id)
-
-    def _local_tools(self, live: LiveSession[SinkT], what: str) -> None:
-        """A remote agent may use this machine's files and terminals only if the user allowed it."""
-        if self.spec.remote and not self.spec.local_tools:
-            live.notice(
-                NoticeLevel.WARNING,
-                f"declined the remote agent's request to {what}: it runs on another machine, and "
-                '"localTools" is not on for it',
-            )
-            raise RequestRefused(
-                RequestRefused.METHOD_NOT_FOUND,
-                "this client offers no local files or terminals to remote agents",
-            )
-
-    def _for_request(self, session_id: str) -> LiveSession[SinkT]:
-        live = self.by_agent_id(session_id)
-        if live is None:
-            raise RequestRefused(RequestRefused.INVALID_PARAMS, f"unknown session {session_id!r}")
-        return live
+                live.protocol_logged()

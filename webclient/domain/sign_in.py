@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from webclient.acp.models import AuthMethod
+from webclient.agent_config import AgentSpec
 
 
 @dataclass(frozen=True)
@@ -32,3 +33,9 @@ class SignIn:
 
     def command(self, method_id: str) -> TerminalCommand:
         return dict(self.commands).get(method_id, TerminalCommand(argv=()))
+
+
+def terminal_command(spec: AgentSpec, method: AuthMethod) -> TerminalCommand:
+    """The command a terminal sign-in method asks the user to run: the agent's own, with the method's
+    arguments and environment."""
+    return TerminalCommand(argv=(*spec.argv, *method.args), env=method.env)

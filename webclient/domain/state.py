@@ -15,7 +15,6 @@ from webclient.acp.controls import ConfigOption, Mode
 from webclient.acp.models import (
     AgentInfo,
     AgentStatus,
-    AuthMethod,
     Command,
     CommandsEvent,
     CompactionEvent,
@@ -43,24 +42,21 @@ from webclient.domain.activity import Activity
 from webclient.domain.aspects import Aspect as Aspect  # re-exported: the aspects are told by the state
 from webclient.domain.items import (
     FileWriteItem,
-    Item,
     PermissionItem,
     PermissionState,
-    TerminalView,
     ToolCallItem,
 )
-from webclient.domain.kept import KeptCopy
+from webclient.domain.kept.entries import KeptCopy
 from webclient.domain.prompt_queue import PromptQueue
+from webclient.domain.session_facts import SessionFacts
 from webclient.domain.sidebar import Sidebar, changed_parts
 from webclient.domain.sign_in import SignIn
 from webclient.domain.transcript import Transcript
 from webclient.domain.turn import TurnState as TurnState  # re-exported: the turn is told by the state
 
-TITLE_CHARS = 60  # a title made from the first prompt is cut to this many characters
-
 
 @dataclass
-class SessionState:
+class SessionState(SessionFacts):
     """Transcript and status of one session. `session_id` is the agent's id once the session exists."""
 
     session_id: str | None = None
@@ -95,103 +91,6 @@ class SessionState:
     kept: KeptCopy | None = None  # a stored copy shown read only: no agent attached, no prompt taken
     _plans: dict[str | None, tuple[PlanEntry, ...]] = field(default_factory=dict)
 
-    # --- queries ----------------------------------------------------------------------------------------
-
-    @property
-    def items(self) -> list[Item]:
-        """The transcript's entries in order (read only: the transitions change them)."""
-        return self.transcript.items
-
-    @property
-    def terminals(self) -> dict[str, TerminalView]:
-        """What the tool-call cards show of each terminal, by terminal id."""
-        return self.transcript.terminals
-
-    @property
-    def display_status(self) -> str:
-        """What the status badge says: the agent's lifecycle, "opening" until `session/new` answered,
-        or the turn while the agent is ready."""
-        if self.kept is not None:
-            return "read-only"
-        opening = self.session_id is None and (self.turn is TurnState.IDLE or self.queued)
-        if self.agent_status is AgentStatus.READY and opening:
-            return "opening"
-        if self.agent_status is AgentStatus.READY and self.turn is not TurnState.IDLE:
-            return self.turn.value
-        return self.agent_status.value
-
-    @property
-    def needs_answer(self) -> bool:
-        """A permission request waits for the user."""
-        return self.transcript.needs_answer
-
-    @property
-    def session_status(self) -> str:
-        """The state the sidebar shows: working, needs-answer, ready or exited (or starting, sign-in)."""
-        if self.agent_status is AgentStatus.READY and (
-            self.needs_answer or self.agent_state == "requires_action"
-        ):
-            return "needs-answer"
-        status = self.display_status
-        return "working" if status == TurnState.CANCELLING.value else status
-
-    @property
-    def display_title(self) -> str:
-        """The agent's title for the session, else the first prompt's first line, never a raw id."""
-        if self.title and self.title.strip():
-            return self.title.strip()
-        first = self.transcript.first_user_message()
-        line = next((ln.strip() for ln in (first.text if first else "").splitlines() if ln.strip()), "")
-        if not line:
-            return "New session"
-        return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
-
-    @property
-    def auth_methods(self) -> tuple[AuthMethod, ...]:
-        return self.sign_in.methods
-
-    @property
-    def can_prompt(self) -> bool:
-        """Whether a prompt may go out now. ACP v2 agents take one in any state (they queue it or steer
-        with it), so only a cancel in progress holds it back there; v1 has one turn at a time."""
-        if self.agent_status is not AgentStatus.READY or self.kept is not None:
-            return False
-        if self.protocol_version >= 2:
-            return self.turn in (TurnState.IDLE, TurnState.WORKING)
-        return self.turn is TurnState.IDLE
-
-    @property
-    def keyed_messages(self) -> bool:
-        """ACP v2: messages are upserts by id, and the agent inserts the user's prompt itself."""
-        return self.protocol_version >= 2
-
-    @property
-    def shows_mode_selector(self) -> bool:
-        """Whether the header shows the `modes` selector: not when a config option of category `mode`
-        offers the same choice (ACP: prefer config options; agents send both for older clients)."""
-        return bool(self.available_modes) and not any(o.category == "mode" for o in self.config_options)
-
-    @property
-    def mode_names(self) -> tuple[str, ...]:
-        """The agent's modes by name: its `modes`, or (ACP v2 has no modes) its config option of
-        category `mode`."""
-        if self.available_modes:
-            return tuple(mode.name for mode in self.available_modes)
-        option = next((o for o in self.config_options if o.category == "mode" and o.kind == "select"), None)
-        return tuple(c.name for group in option.groups for c in group.choices) if option else ()
-
-    def tool_card(self, tool_call_id: str) -> ToolCallItem | None:
-        """The card of a tool call, if the agent sent one (a permission request may come without)."""
-        return self.transcript.tool_card(tool_call_id)
-
-    def item(self, item_id: str) -> Item | None:
-        return self.transcript.item(item_id)
-
-    @property
-    def pending_prompts(self) -> int:
-        """ACP v2: prompts sent that the agent has not inserted into its history yet."""
-        return self.transcript.pending_prompts
-
     # --- transitions ------------------------------------------------------------------------------------
 
     def apply(self, event: SessionEvent) -> set[str]:
@@ -211,30 +110,9 @@ class SessionState:
             return self.add_notice(event)
         if isinstance(event, ToolCallEvent):
             return self.transcript.tool_call(event) | self.activity.shown_in(Aspect.STATUS)
-        if isinstance(event, PlanEvent | CommandsEvent | ModeEvent | ConfigOptionsEvent):
-            # Another update kind ends the streamed message (a title or the usage come alongside one).
-            self.transcript.close_open_message()
-        if isinstance(event, PlanEvent):
-            self._plans[event.plan_id] = event.entries
-            self.plan = tuple(entry for entries in self._plans.values() for entry in entries)
-            return {Aspect.PLAN}
-        if isinstance(event, CommandsEvent):
-            self.commands = event.commands
-            return {Aspect.COMMANDS}
-        if isinstance(event, ModeEvent):
-            self.current_mode_id = event.current_mode_id
-            return {Aspect.DETAILS}
-        if isinstance(event, ConfigOptionsEvent):
-            self.config_options = event.options
-            return {Aspect.DETAILS}
-        if isinstance(event, SessionInfoEvent):
-            return self._session_info(event)
-        if isinstance(event, UsageEvent):
-            self.usage = event
-            return {Aspect.DETAILS}
         if isinstance(event, SuggestionsEvent):
             return set()  # validated against the negotiated capabilities first: see set_suggestions
-        raise TypeError(f"unhandled event {type(event).__name__}")
+        return self._session_update(event)
 
     def add_user_message(self, parts: Sequence[ContentPart], *, auto_sent: bool = False) -> set[str]:
         """Record a prompt the user sent (agents do not echo it back during a live turn).
@@ -391,6 +269,31 @@ class SessionState:
         return modes | options | self.set_suggestions(()) | {Aspect.STATUS}
 
     # --- internals --------------------------------------------------------------------------------------
+
+    def _session_update(self, event: SessionEvent) -> set[str]:
+        """What the agent says of the session itself: its plan, commands, mode, options, title, usage."""
+        if isinstance(event, PlanEvent | CommandsEvent | ModeEvent | ConfigOptionsEvent):
+            # Another update kind ends the streamed message (a title or the usage come alongside one).
+            self.transcript.close_open_message()
+        if isinstance(event, PlanEvent):
+            self._plans[event.plan_id] = event.entries
+            self.plan = tuple(entry for entries in self._plans.values() for entry in entries)
+            return {Aspect.PLAN}
+        if isinstance(event, CommandsEvent):
+            self.commands = event.commands
+            return {Aspect.COMMANDS}
+        if isinstance(event, ModeEvent):
+            self.current_mode_id = event.current_mode_id
+            return {Aspect.DETAILS}
+        if isinstance(event, ConfigOptionsEvent):
+            self.config_options = event.options
+            return {Aspect.DETAILS}
+        if isinstance(event, SessionInfoEvent):
+            return self._session_info(event)
+        if isinstance(event, UsageEvent):
+            self.usage = event
+            return {Aspect.DETAILS}
+        raise TypeError(f"unhandled event {type(event).__name__}")
 
     def _session_info(self, event: SessionInfoEvent) -> set[str]:
         if "title" in event.model_fields_set:  # sent as null: the agent cleared it

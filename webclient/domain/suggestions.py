@@ -10,7 +10,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webclient.acp.models import Suggestion, SuggestionsEvent
+from webclient.acp.models import Suggestion, SuggestionsEvent, TextPart
+from webclient.errors import Refused
+
+# The most characters of text the page shows of one suggestion at all: one of 5,000,000 characters took
+# 23 s to show and made a 25 MB page. Past it, a suggestion is oversized: its chip shows its first
+# characters and links to the whole text, and it is neither sent nor edited from there, since it could not
+# be read there.
+SHOWN_LIMIT = 4000
+
+
+def unshown_chars(suggestion: Suggestion) -> int:
+    """How many characters of the suggestion's text lie past `SHOWN_LIMIT` (0: it shows whole)."""
+    return max(sum(len(p.text) for p in suggestion.parts if isinstance(p, TextPart)) - SHOWN_LIMIT, 0)
+
+
+def refuse_unread(suggestion: Suggestion, what: str) -> None:
+    """A suggestion the page cannot show whole is never used unread: Refused, saying it was not `what`."""
+    if unshown := unshown_chars(suggestion):
+        raise Refused(
+            f"that suggestion is {unshown:,} characters longer than the page can show, so it was not "
+            f"{what}; download its whole text from the suggestion to read it"
+        )
 
 
 @dataclass(frozen=True)

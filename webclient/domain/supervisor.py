@@ -15,19 +15,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from webclient.acp.answers import AUTH_REQUIRED
-from webclient.acp.capabilities import initialize_params, initialize_params_v2
-from webclient.acp.endpoint import AgentEndpoint
 from webclient.acp.link import AgentLink
 from webclient.acp.listener import AgentListener
 from webclient.acp.models import AgentInfo, AgentStatus, AuthMethod, OpenedSession
-from webclient.acp.negotiate import Negotiation, Offer
-from webclient.acp.process import AgentProcess
-from webclient.acp.remote import RemoteAgent
-from webclient.agent_config import AgentSpec, agent_environment, env_problem, mcp_servers_for, remember_env
+from webclient.acp.negotiate import Negotiation
+from webclient.agent_config import AgentSpec, env_problem, mcp_servers_for, remember_env
 from webclient.aio import cancel_and_wait
+from webclient.domain.agent_start import initialize_offer, new_endpoint
 from webclient.domain.reasons import failure_text
 from webclient.domain.reconnect import Reconnect
-from webclient.domain.sign_in import SignIn, TerminalCommand
+from webclient.domain.sign_in import SignIn, terminal_command
 from webclient.domain.suggestions import SuggestionPolicy
 from webclient.errors import AgentError, AgentRequestError, Refused, SettingsError
 from webclient.settings import Settings
@@ -74,7 +71,9 @@ class AgentSupervisor:
         self._reconnect_tries: Reconnect | None = None  # while a remote agent is being reached again
         self._auth_choice: asyncio.Future[str] | None = None
         # Kept across restarts: an agent that answered v1 once is started with v1 from then on.
-        self._negotiation = Negotiation(self._new_process, listener, self._offer())
+        self._negotiation = Negotiation(
+            lambda: new_endpoint(settings, spec, self.sign_in_env), listener, initialize_offer(settings, spec)
+        )
 
     @property
     def info(self) -> AgentInfo | None:
@@ -335,35 +334,6 @@ class AgentSupervisor:
             with contextlib.suppress(Exception):
                 await starting.stop()
 
-    def _new_process(self) -> AgentEndpoint:
-        """A process for this agent, with the environment as it is now (sign-in values included), or a
-        connection to it when it runs elsewhere."""
-        if self.spec.url is not None:
-            return RemoteAgent(self.spec.url, self.spec.headers)
-        env = agent_environment(
-            self.spec,
-            (self.settings.extra_env, self.spec.env, self.sign_in_env),
-            secrets=(self.settings.token,),
-        )
-        return AgentProcess(self.spec.argv, self.settings.cwd, self.settings.stderr_tail_lines, env=env)
-
-    def _offer(self) -> Offer:
-        suggestions = self.settings.prompt_suggestions
-        return Offer(
-            choice=self.settings.protocol,
-            v1_params=initialize_params(
-                prompt_suggestions=suggestions,
-                jetbrains_air=self.settings.jetbrains_air,
-                local_tools=self.spec.local_tools,
-            ),
-            v2_params=initialize_params_v2(
-                prompt_suggestions=suggestions, jetbrains_air=self.settings.jetbrains_air
-            ),
-            timeout=self.settings.initialize_timeout,
-            state_dir=self.settings.state_dir,
-            key=self.spec.command_line,
-        )
-
     def _negotiate(self) -> None:
         # The protocol layer checks each suggestion's block types against what both sides advertised;
         # the session only needs to know whether we advertised suggestions at all.
@@ -372,9 +342,3 @@ class AgentSupervisor:
     def _set_status(self, status: AgentStatus) -> None:
         self.status = status
         self._events.agent_status(status)
-
-
-def terminal_command(spec: AgentSpec, method: AuthMethod) -> TerminalCommand:
-    """The command a terminal sign-in method asks the user to run: the agent's own, with the method's
-    arguments and environment."""
-    return TerminalCommand(argv=(*spec.argv, *method.args), env=method.env)

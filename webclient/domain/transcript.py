@@ -172,6 +172,14 @@ class Transcript:
             return {repeated.id}
         return self._append(NoticeItem(notice=notice))
 
+    def renew_notice(self, notice: Notice, item_id: str | None) -> set[str]:
+        """`notice` in place of the notice entry `item_id` when it is still there, else added as a notice."""
+        item = self.item(item_id) if item_id is not None else None
+        if isinstance(item, NoticeItem):
+            item.notice = notice
+            return {item.id}
+        return self.add_notice(notice)
+
     def settle_failure(self, notice: Notice, at: float | None = None) -> set[str]:
         """The agent runs again: the failure card being restarted says so, and when (`at`, epoch seconds,
         now when not given); nothing when there is no such card."""

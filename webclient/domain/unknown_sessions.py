@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from webclient.acp.models import Notice, NoticeLevel
-from webclient.domain.items import NoticeItem
 from webclient.domain.live_session import LiveSession
 from webclient.domain.state import SessionState
 
@@ -41,8 +40,9 @@ class UnknownSessions:
         """The agent sent an update for `session_id`, not open here: every one of `sessions` says so."""
         self.record(session_id)
         self.forget(live.state for live in sessions)
-        for live in sessions:
-            live.hub.mark(self.show(live.state))
+        notice = self.notice()
+        for live in sessions:  # its notice updated in place, or a new one
+            self._notices[id(live.state)] = live.renew_notice(notice, self._notices.get(id(live.state)))
 
     def record(self, session_id: str) -> None:
         self.count += 1
@@ -61,18 +61,6 @@ class UnknownSessions:
                 f"{', '.join(reversed(self.latest))} (the messages are in the protocol inspector)"
             )
         return Notice(level=NoticeLevel.WARNING, text=text)
-
-    def show(self, state: SessionState) -> set[str]:
-        """Say it in `state`'s transcript: its notice updated in place, or a new one; what changed."""
-        notice = self.notice()
-        item_id = self._notices.get(id(state))
-        item = state.transcript.item(item_id) if item_id is not None else None
-        if isinstance(item, NoticeItem):
-            item.notice = notice
-            return {item.id}
-        changed = state.add_notice(notice)
-        self._notices[id(state)] = next(iter(changed))
-        return changed
 
     def forget(self, states: Iterable[SessionState]) -> None:
         """Keep the notices of these sessions only (the others closed)."""

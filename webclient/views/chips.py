@@ -11,16 +11,15 @@ from urllib.parse import unquote, urlsplit
 
 from webclient.acp.models import ContentPart, ResourceLinkPart, ResourcePart, Suggestion, TextPart
 from webclient.domain.prompt import composer_text
+from webclient.domain.suggestions import SHOWN_LIMIT
 from webclient.views import hidden_chars
 from webclient.views.diff import text_key
 from webclient.views.workspace_paths import inside, shown_path
 
 # A chip shows this many characters of its text, then an explicit "show all (+N characters)" expander.
 CHIP_TEXT_LIMIT = 160
-# The most characters a chip holds at all, expanded: one suggestion of 5,000,000 characters took 23 s to
-# show and made a 25 MB page. Past it, a suggestion is `oversized`: the chip shows its first characters
-# and links to the whole text, and it cannot be sent from the chip, since it could not be read there.
-CHIP_SHOWN_LIMIT = 4000
+# The most characters a chip holds at all, expanded (the domain's rule: past it, a suggestion is oversized).
+CHIP_SHOWN_LIMIT = SHOWN_LIMIT
 
 
 @dataclass(frozen=True)

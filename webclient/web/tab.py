@@ -12,7 +12,7 @@ from typing import assert_never
 from fastapi import WebSocket, WebSocketDisconnect
 from markupsafe import Markup
 
-from webclient.acp.models import ContentPart, Notice, NoticeLevel, Suggestion
+from webclient.acp.models import ContentPart, Notice, NoticeLevel
 from webclient.acp.wire_values import valid_text
 from webclient.aio import cancel_and_wait
 from webclient.domain.items import NoticeItem
@@ -21,9 +21,9 @@ from webclient.domain.picker import AttachmentRejected, file_part, find_files, i
 from webclient.domain.prompt import PromptRejected
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.stopping import stop_work
+from webclient.domain.suggestions import refuse_unread
 from webclient.errors import Refused
 from webclient.views import hidden_chars, render
-from webclient.views.chips import chip_view
 from webclient.views.live import LiveHub
 from webclient.views.subscriber import Subscriber
 from webclient.web.actions import (
@@ -58,6 +58,30 @@ from webclient.web.actions import (
 
 Registry = SessionRegistry[LiveHub]
 Live = LiveSession[LiveHub]
+# What a tab asks, by where it happens: in its own composer, in its session, among the sessions, of the agent.
+ComposerAction = (
+    PromptAction
+    | SuggestionAction
+    | EditSuggestionAction
+    | DetachAction
+    | WaitingAction
+    | FindFilesAction
+    | AttachFileAction
+    | AttachImageAction
+)
+SessionAction = (
+    PermissionAction
+    | SetModeAction
+    | SetConfigOptionAction
+    | CancelAction
+    | StopWorkAction
+    | ResyncAction
+    | InspectorAction
+)
+SessionsAction = (
+    NewSessionAction | OpenSessionAction | DeleteStoredAction | StoredCopyAction | CloseSessionAction
+)
+AgentAction = RestartAction | AuthenticateAction | SignInEnvAction | CancelSignInAction
 
 
 class Tab:
@@ -91,21 +115,47 @@ class Tab:
                 self.tell(str(exc), exc.detail)
 
     async def dispatch(self, action: BrowserAction) -> None:
-        live, registry = self.live, self.registry
+        """Do what the tab asked: in its own composer, in its session, among the sessions, or of the agent."""
+        if isinstance(action, ComposerAction):
+            await self._compose(action)
+        elif isinstance(action, SessionAction):
+            await self._in_session(action)
+        elif isinstance(action, SessionsAction):
+            await self._among_sessions(action)
+        else:
+            await self._of_agent(action)
+
+    async def _compose(self, action: ComposerAction) -> None:
+        live = self.live
         match action:
             case PromptAction():
                 live.submit_composed(action.text, action.attachments, self.sub.composer)
             case SuggestionAction():
-                _refuse_oversized(_suggestion_if_there(live, action.generation, action.index), "sent")
                 live.send_suggestion(action.generation, action.index, auto_sent=action.auto)
             case EditSuggestionAction():
                 chosen = live.find_suggestion(action.generation, action.index)
-                _refuse_oversized(chosen, "put into the composer")
+                refuse_unread(chosen, "put into the composer")
                 # Only this tab's composer takes the suggestion's attachments; the page gets their ids.
                 _, held = self.sub.composer.take(chosen, hidden_chars.strip_hidden)
                 self.sub.push(render.composer_attachments(held, live.state.workspace))
             case DetachAction():
                 self.sub.composer.drop(action.id)
+            case WaitingAction():
+                taken = live.take_back(action.id)
+                if action.op == "edit":  # the page puts its text in the composer; its attachments come back
+                    _, held = self.sub.composer.take(taken, hidden_chars.strip_hidden)
+                    self.sub.push(render.composer_attachments(held, live.state.workspace))
+            case FindFilesAction():
+                found = await asyncio.to_thread(find_files, self.registry.settings.cwd, action.query)
+                self.sub.push(render.file_picker(found, action.query))
+            case AttachFileAction() | AttachImageAction():
+                self._attach(action)
+            case _:
+                assert_never(action)
+
+    async def _in_session(self, action: SessionAction) -> None:
+        live = self.live
+        match action:
             case PermissionAction():
                 live.answer_permission(action.request_id, action.option_id)
             case SetModeAction():
@@ -115,24 +165,18 @@ class Tab:
                 await live.set_config_option(action.config_id, action.value)
             case CancelAction():
                 await live.cancel()
-            case ResyncAction():
-                live.hub.resync(self.sub, action.reason, action.seen)
-            case WaitingAction():
-                taken = live.take_back(action.id)
-                if action.op == "edit":  # the page puts its text in the composer; its attachments come back
-                    _, held = self.sub.composer.take(taken, hidden_chars.strip_hidden)
-                    self.sub.push(render.composer_attachments(held, live.state.workspace))
             case StopWorkAction():
                 await stop_work(live, action.kind, action.work_id)
-            case RestartAction():
-                await registry.restart(live.agent_key)
+            case ResyncAction():
+                live.viewers.resync(self.sub, action.reason, action.seen)
             case InspectorAction():
-                live.hub.watch_inspector(self.sub, action.open)
-            case FindFilesAction():
-                found = await asyncio.to_thread(find_files, registry.settings.cwd, action.query)
-                self.sub.push(render.file_picker(found, action.query))
-            case AttachFileAction() | AttachImageAction():
-                self._attach(action)
+                live.viewers.watch_inspector(self.sub, action.open)
+            case _:
+                assert_never(action)
+
+    async def _among_sessions(self, action: SessionsAction) -> None:
+        live, registry = self.live, self.registry
+        match action:
             case NewSessionAction():
                 opened_new = registry.new_session(action.agent or live.agent_key)
                 self.sub.push(render.navigate(f"/s/{opened_new.local_id}"))
@@ -150,15 +194,23 @@ class Tab:
                 closing = registry.session(action.local_id)
                 if closing is None:
                     raise Refused("no such session")
-                closing.hub.broadcast(render.navigate("/"))  # its tabs go to the most recent session
+                closing.viewers.broadcast(render.navigate("/"))  # its tabs go to the most recent session
                 await registry.close(action.local_id)
+            case _:
+                assert_never(action)
+
+    async def _of_agent(self, action: AgentAction) -> None:
+        registry = self.registry
+        supervisor = registry.route(self.live).supervisor
+        match action:
+            case RestartAction():
+                await registry.restart(self.live.agent_key)
             case AuthenticateAction():
-                registry.route(live).supervisor.choose_auth(action.method_id)
+                supervisor.choose_auth(action.method_id)
             case SignInEnvAction():
-                supervisor = registry.route(live).supervisor
                 await supervisor.give_env(action.method_id, action.values, remember=action.remember)
             case CancelSignInAction():
-                await registry.route(live).supervisor.cancel_sign_in()
+                await supervisor.cancel_sign_in()
             case _:
                 assert_never(action)
 
@@ -167,15 +219,15 @@ class Tab:
         nothing is sent until the user sends it), or delete it (its pages go to the most recent session)."""
         registry = self.registry
         if action.action == "open_copy":
-            shown = await registry.open_copy(action.key)
+            shown = await registry.kept.open(action.key)
             self.sub.push(render.navigate(f"/s/{shown.local_id}"))
         elif action.action == "copy_into_new":
-            opened, text = await registry.copy_into_new_session(action.key)
+            opened, text = await registry.kept.copy_into_new_session(action.key)
             self.sub.push(render.navigate(f"/s/{opened.local_id}", draft=text))
         else:
-            for view in registry.copy_views(action.key):
-                view.hub.broadcast(render.navigate("/"))
-            await registry.delete_copy(action.key)
+            for view in registry.kept.views(action.key):
+                view.viewers.broadcast(render.navigate("/"))
+            await registry.kept.delete(action.key)
 
     def _attach(self, action: AttachFileAction | AttachImageAction) -> None:
         """Add a file link or an image to this tab's composer, as a pill it sends with the prompt."""
@@ -195,14 +247,14 @@ class Tab:
 async def serve_tab(socket: WebSocket, registry: Registry, live: Live) -> None:
     """Serve one tab on `live` until it disconnects; its frames go out while its actions come in."""
     await socket.accept()
-    sub = live.hub.subscribe()
+    sub = live.viewers.subscribe()
     sender = asyncio.create_task(_send_frames(socket, sub), name="ws-sender")
     try:
         await Tab(registry, live, sub).receive(socket)
     except WebSocketDisconnect:
         pass
     finally:
-        live.hub.unsubscribe(sub)
+        live.viewers.unsubscribe(sub)
         await cancel_and_wait(sender)
 
 
@@ -220,20 +272,3 @@ async def _send_frames(socket: WebSocket, sub: Subscriber) -> None:
             # reads it with surrogate escapes), cannot go in a WebSocket text message. Raised here, it
             # ended this sender while the tab stayed connected, and the page never heard of a change again.
             await socket.send_text(valid_text(frame))
-
-
-def _suggestion_if_there(live: LiveSession[LiveHub], generation: int, index: int) -> Suggestion | None:
-    try:
-        return live.find_suggestion(generation, index)
-    except Refused:
-        return None  # replaced meanwhile: sending it says so
-
-
-def _refuse_oversized(suggestion: Suggestion | None, what: str) -> None:
-    """A suggestion the chip could not show in full is never used unread (its text is a download)."""
-    chip = None if suggestion is None else chip_view(suggestion)
-    if chip is not None and chip.oversized:
-        raise Refused(
-            f"that suggestion is {chip.unshown_chars:,} characters longer than the page can show, so it "
-            f"was not {what}; download its whole text from the suggestion to read it"
-        )

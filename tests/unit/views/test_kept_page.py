@@ -7,7 +7,7 @@ import re
 
 from tests.support.html import text
 from webclient.acp.models import AgentStatus
-from webclient.domain.kept import KeptCopy, KeptEntry, rebuild
+from webclient.domain.kept.entries import KeptCopy, KeptEntry, rebuild
 from webclient.domain.sidebar import KeptLink, Sidebar
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render

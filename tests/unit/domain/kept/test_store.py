@@ -9,8 +9,8 @@ from pathlib import Path
 
 from webclient.acp.models import Notice, NoticeLevel, TextPart
 from webclient.domain.items import Item, MessageItem, NoticeItem, ToolCallItem
-from webclient.domain.kept import KeptEntry, KeptSummary, bounded, copy_text, rebuild, to_entry
-from webclient.domain.transcript_store import Bounds, Put, TranscriptDatabase, TranscriptStore
+from webclient.domain.kept.entries import KeptEntry, KeptSummary, bounded, copy_text, rebuild, to_entry
+from webclient.domain.kept.store import Bounds, Put, TranscriptDatabase, TranscriptStore
 
 DAY = 86400.0
 

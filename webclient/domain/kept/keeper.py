@@ -13,9 +13,9 @@ import time
 import uuid
 from collections.abc import Iterable
 
-from webclient.domain.kept import KeptSummary, to_entry
+from webclient.domain.kept.entries import KeptSummary, to_entry
+from webclient.domain.kept.store import Put, TranscriptStore
 from webclient.domain.state import SessionState
-from webclient.domain.transcript_store import Put, TranscriptStore
 
 # Seconds between two writes of a session that keeps changing.
 WRITE_INTERVAL = 0.5

@@ -14,11 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from webclient.domain.kept import KeptCopy, KeptSummary, copy_text, rebuild
+from webclient.domain.kept.entries import KeptCopy, KeptSummary, copy_text, rebuild
+from webclient.domain.kept.store import TranscriptStore
 from webclient.domain.route import AgentRoute
 from webclient.domain.sidebar import KeptLink
 from webclient.domain.transcript import Transcript
-from webclient.domain.transcript_store import TranscriptStore
 from webclient.errors import Refused
 
 # The most copies the sidebar lists (the most recent; it shows the first 5 and folds the rest away), so
@@ -91,7 +91,7 @@ class KeptCopies:
         return summary, copy, rebuild(kept.entries)
 
     async def text(self, key: str) -> tuple[KeptSummary, str]:
-        """A copy's conversation as text for a new session's composer (`kept.copy_text`)."""
+        """A copy's conversation as text for a new session's composer (`entries.copy_text`)."""
         kept = await self.store.load(key)
         if kept is None:
             raise Refused(GONE)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from webclient.acp.models import AgentStatus
 from webclient.domain.items import MessageItem
-from webclient.domain.kept import KeptCopy, KeptEntry, KeptSummary, rebuild
-from webclient.domain.kept_copies import LISTED, Elsewhere, listed
+from webclient.domain.kept.copies import LISTED, Elsewhere, listed
+from webclient.domain.kept.entries import KeptCopy, KeptEntry, KeptSummary, rebuild
 from webclient.domain.state import Aspect, SessionState
 
 

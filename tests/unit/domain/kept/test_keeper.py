@@ -6,9 +6,9 @@ import asyncio
 from pathlib import Path
 
 from webclient.acp.models import MessageChunk, Notice, NoticeLevel, TextPart
-from webclient.domain.keeping import TranscriptKeeper
+from webclient.domain.kept.keeper import TranscriptKeeper
+from webclient.domain.kept.store import Bounds, Put, TranscriptStore
 from webclient.domain.state import SessionState
-from webclient.domain.transcript_store import Bounds, Put, TranscriptStore
 
 
 class CountingStore(TranscriptStore):

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from webclient.domain.kept import KeptEntry, KeptSummary, KeptTranscript
+from webclient.domain.kept.entries import KeptEntry, KeptSummary, KeptTranscript
 
 log = logging.getLogger(__name__)
 # How soon a batch that could not be written (a full disk) is tried again, when nothing new comes.
