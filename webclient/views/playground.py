@@ -191,12 +191,12 @@ def _diagnose(index: int, suggestion: Suggestion, workspace: str) -> list[Diagno
 
 def preview_document(state: SessionState, style: str, scheme: str, layout: str) -> str:
     """One preview: the page's suggestion partials as the conversation page includes them."""
-    template = environment().get_template("playground_preview.html")
+    template = environment().get_template("playground/preview.html")
     return template.render(state=state, suggestion_style=style, scheme=scheme, layout=layout, oob=False)
 
 
 def page(result: Result | None, *, text: str, fields: list[str], error: str | None) -> str:
-    template = environment().get_template("playground.html")
+    template = environment().get_template("playground/page.html")
     return template.render(
         result=result, text=text, fields=fields, error=error, type_fields=list(TYPE_FIELDS), styles=STYLES
     )

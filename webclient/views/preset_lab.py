@@ -122,7 +122,7 @@ def preview(preset: Preset, workspace: str, layout: str, shown: Listing) -> str:
     state = SessionState(workspace=workspace)
     state.set_suggestions(shown.suggestions)
     presentation.assign(state, preset)
-    template = environment().get_template("preset_preview.html")
+    template = environment().get_template("presets/preview.html")
     document = template.render(
         state=state, preset=preset, layout=layout, suggestion_style=preset.style, oob=False
     )
@@ -139,7 +139,7 @@ def page(
     error: str | None = None,
 ) -> str:
     """The lab: the knobs of `sides`, the paste and what is said of it, and the previews."""
-    template = environment().get_template("preset_lab.html")
+    template = environment().get_template("presets/lab.html")
     return template.render(
         sides=sides,
         catalog=list(catalog),
