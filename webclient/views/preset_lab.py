@@ -18,7 +18,7 @@ from typing import Any
 from webclient.acp.models import Suggestion
 from webclient.acp.suggestions import parse_update
 from webclient.domain.state import SessionState
-from webclient.views import playground, presentation
+from webclient.views import playground, presentation, region_models
 from webclient.views.presets import Preset, PresetError, build
 from webclient.views.render import environment
 
@@ -124,7 +124,12 @@ def preview(preset: Preset, workspace: str, layout: str, shown: Listing) -> str:
     presentation.assign(state, preset)
     template = environment().get_template("presets/preview.html")
     document = template.render(
-        state=state, preset=preset, layout=layout, suggestion_style=preset.style, oob=False
+        suggestions=region_models.suggestions(state, preset.style),
+        ghost=region_models.ghost(state),
+        preset=preset,
+        layout=layout,
+        suggestion_style=preset.style,
+        oob=False,
     )
     return playground.mark(document, shown.marked)
 
