@@ -21,7 +21,7 @@ BannerState = Literal["invite", "recording", "stopped"]
 def banner(plan: StudyPlan, state: BannerState, participant: Participant | None, where: str) -> str:
     """The banner a session's page shows while the study runs."""
     template = environment().get_template("studies/_banner.html")
-    return template.render(plan=plan, state=state, participant=participant, where=where)
+    return template.render(plan=plan, stage=state, participant=participant, where=where)
 
 
 def studies_page(studies: Sequence[tuple[str, int, int]], running: str | None) -> str:

@@ -90,6 +90,8 @@ INPUTS: dict[str, set[str]] = {
     "_inspector_entry.html": {"entry", "pretty", "since"},
     "_inspector_note.html": {"hidden", "dropped", "oob"},
     "_diagnostics.html": {"diagnostics"},
+    "studies/_banner.html": {"plan", "stage", "participant", "where"},
+    "studies/_plot.html": {"plot"},
 }
 
 
@@ -105,8 +107,8 @@ def named(source: str, env: Environment) -> set[str]:
 
 
 def partials() -> Iterator[str]:
-    for path in sorted(TEMPLATES_DIR.glob("_*.html")):
-        yield path.name
+    for path in sorted(TEMPLATES_DIR.rglob("_*.html")):
+        yield path.relative_to(TEMPLATES_DIR).as_posix()
 
 
 @pytest.mark.parametrize("name", list(partials()))
