@@ -158,17 +158,27 @@ class Page:
         applied: re-applying everything made waits quadratic in a long answer's length.
         """
         global _last_parse
-        if _last_parse is not None and html.startswith(_last_parse[0]) and _last_parse[0]:
+        if _last_parse is not None and _last_parse[0] and html.startswith(_last_parse[0]):
             done, root, handed = _last_parse
-            earlier = handed()
-            if earlier is not None:  # a page someone still holds keeps showing what it showed
-                earlier._root = deepcopy(root)
-            _apply(root, html[len(done) :])
+            if len(html) > len(done):
+                # The pages someone still holds keep showing what they showed.
+                held = list(handed)
+                if held:
+                    kept = deepcopy(root)
+                    for earlier in held:
+                        earlier._root = kept
+                handed = weakref.WeakSet()
+                _apply(root, html[len(done) :])
         else:
-            root = _document(html)
+            root, handed = _document(html), weakref.WeakSet()
         page = cls(root)
-        _last_parse = (html, root, weakref.ref(page))
+        handed.add(page)
+        _last_parse = (html, root, handed)
         return page
+
+    def values(self, testid: str, attribute: str) -> list[str]:
+        """The `attribute` of each element with `testid` on the page, in page order."""
+        return [e.get(attribute, "") for e in self._with(testid)]
 
     def _with(self, testid: str) -> list[HtmlElement]:
         return list(self._root.iterfind(f".//*[@data-testid='{testid}']"))
@@ -235,8 +245,8 @@ class Page:
         return "\n".join(self.texts("agent"))
 
 
-# The html of the last parse, its page and the last Page handed out on it.
-_last_parse: tuple[str, HtmlElement, weakref.ref[Page]] | None = None
+# The html of the last parse, its page, and the Pages handed out on that page.
+_last_parse: tuple[str, HtmlElement, weakref.WeakSet[Page]] | None = None
 # A message's parts that label it rather than say it.
 _LABELS = "self::summary or contains(concat(' ', normalize-space(@class), ' '), ' who ')"
 
