@@ -353,6 +353,6 @@ def model(name: str, state: SessionState) -> tuple[str, object]:
 
 def all_models(state: SessionState, *, style: str = "chips") -> dict[str, object]:
     """Every region's model, by the name its partial knows it by: the full page includes them all."""
-    found = {key: build(state) for key, build in MODELS.values()}
+    found = {key: build(state) for key, build in MODELS.values() if build is not suggestions}
     found["suggestions"] = suggestions(state, style)
     return found
