@@ -1,4 +1,4 @@
-// The suggestions playground (templates/playground.html): a file opened into the input, and the share
+// The suggestions playground (templates/playground/page.html): a file opened into the input, and the share
 // link, which carries the input in its fragment (#v=1&t=...&types=...), never in a request. Opening such a
 // link fills the form and shows it. Does nothing on any other page.
 (function () {

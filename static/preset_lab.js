@@ -1,5 +1,5 @@
-// The preset lab (templates/preset_lab.html): a knob that changes applies the presets at once. Inside one of
-// its previews (templates/preset_preview.html): nothing is sent; what a choice would send is shown
+// The preset lab (templates/presets/lab.html): a knob that changes applies the presets at once. Inside one of
+// its previews (templates/presets/preview.html): nothing is sent; what a choice would send is shown
 // instead, and "Show as a new list" lets the page take the list as one that just arrived (which starts
 // the auto-send countdown when it is on). Does nothing on any other page.
 (function (root) {

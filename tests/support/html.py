@@ -1,18 +1,24 @@
-"""Reading HTML in tests: one parser, for the fragments a view renders and for the page a tab receives.
+"""Reading HTML in tests: the fragments a view renders, and the page a tab shows.
 
-For a fragment: its start tags (`tags`), the ones at its root (`top_level`, what htmx swaps out of band),
-its text, its ids, and every way it could act (`problems`: handlers, htmx attributes, active tags, unsafe
-URLs). For a tab: `Page`, what it shows after applying every frame it received, and the predicates a tab's
-wait takes (`turn_finished`, `status_is`, `has_notice`).
+For a fragment, the markup as served, read by the standard library's tokenizer (a DOM parser would mend
+it first): its start tags (`tags`), the ones at its root (`top_level`, what htmx swaps out of band), its
+text, its ids, and every way it could act (`problems`: handlers, htmx attributes, active tags, unsafe
+URLs). For a tab: `Page`, a real DOM (lxml) with every frame it received swapped in as htmx swaps it, and
+the predicates a tab's wait takes (`turn_finished`, `status_is`, `has_notice`).
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from copy import deepcopy
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
+
+import lxml.html
+from lxml.html import HtmlElement
 
 ACTIVE_TAGS = frozenset(
     {"script", "iframe", "style", "img", "svg", "object", "embed", "frame", "link", "meta", "base", "form"}
@@ -23,31 +29,6 @@ URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "xlink:href",
 VOID_ELEMENTS = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 )
-_WATCHED = frozenset(
-    {
-        "notice",
-        "message",
-        "agent-status",
-        "auth",
-        "auth-method",
-        "auth-env",
-        "auth-var",
-        "auth-command",
-        "auth-unusable-vars",
-        "auth-error",
-        "auth-pending",
-        "agent-name",
-        "session-agent",
-        "stored-session",
-        "md-done",
-        "md-tail",
-        "md-append",
-        "md-tail-append",
-    }
-)
-# A streamed answer's parts (views/markdown_stream.py, views/streamed.py): finished blocks, appended to,
-# and the open tail, replaced or appended to.
-_DONE, _TAIL, _APPEND, _TAIL_APPEND = "md-done", "md-tail", "md-append", "md-tail-append"
 Attrs = list[tuple[str, str | None]]
 
 
@@ -155,76 +136,87 @@ class Element:
     text: str = ""
 
 
-@dataclass
 class Page:
-    """What a tab shows after applying every frame it received, read from the accumulated HTML.
+    """What a tab shows after applying every frame it received, as htmx does: on a real DOM (lxml).
 
-    Frames are out-of-band swaps by element id, so the last occurrence of an id is its current markup.
+    Each element at the root of a frame is an out-of-band swap (htmx's WebSocket extension swaps every
+    one): `hx-swap-oob="outerHTML"` (or none, or `true`) replaces the element with its id, `innerHTML`
+    replaces that element's children, `beforeend:#ID` appends its children to the element with that
+    id. An element whose target the page does not have yet (a tab's first snapshot builds the page) is
+    added at the end of the page. A whole document (`<html>`) is read as it is.
     """
 
-    elements: list[Element] = field(default_factory=list)
+    def __init__(self, root: HtmlElement) -> None:
+        self._root = root
 
     @classmethod
     def parse(cls, html: str) -> Page:
-        """Parse `html`; a tab's html only grows, so a parse resumes where the last one could stop.
+        """The page a tab shows after `html` (every frame it received, in order).
 
-        Waits parse all of a tab's html after every frame; re-reading it whole made that quadratic (a
-        300 MiB transcript took longer to parse than to stream). The elements found in the last parse are
-        reused when `html` starts with what it parsed and that ended with every element closed: the
-        concatenation parses to the same elements then.
+        Waits parse all of a tab's html after every frame; a tab's html only grows, so the DOM of the last
+        parse is taken on when `html` starts with what it parsed (whole frames), and only the rest is
+        applied: re-applying everything made waits quadratic in a long answer's length.
         """
         global _last_parse
-        start, found = 0, []
-        if _last_parse is not None and html.startswith(_last_parse[0]):
-            start, found = len(_last_parse[0]), list(_last_parse[1])
-        parser = _PageCollector()
-        parser.feed(html[start:] if start else html)
-        at_rest = parser.at_rest()
-        parser.close()
-        found += parser.found
-        _last_parse = (html, tuple(found)) if at_rest else None
-        return cls(found)
+        if _last_parse is not None and _last_parse[0] and html.startswith(_last_parse[0]):
+            done, root, handed = _last_parse
+            if len(html) > len(done):
+                # The pages someone still holds keep showing what they showed.
+                held = list(handed)
+                if held:
+                    kept = deepcopy(root)
+                    for earlier in held:
+                        earlier._root = kept
+                handed = weakref.WeakSet()
+                _apply(root, html[len(done) :])
+        else:
+            root, handed = _document(html), weakref.WeakSet()
+        page = cls(root)
+        handed.add(page)
+        _last_parse = (html, root, handed)
+        return page
 
-    def _latest(self, testid: str) -> dict[str, Element]:
-        latest: dict[str, Element] = {}
-        for element in self.elements:
-            if element.testid == testid:
-                latest[element.attrs.get("id", str(len(latest)))] = element
-        return latest
+    def values(self, testid: str, attribute: str) -> list[str]:
+        """The `attribute` of each element with `testid` on the page, in page order."""
+        return [e.get(attribute, "") for e in self._with(testid)]
+
+    def _with(self, testid: str) -> list[HtmlElement]:
+        return list(self._root.iterfind(f".//*[@data-testid='{testid}']"))
+
+    def _one(self, testid: str) -> HtmlElement | None:
+        found = self._with(testid)
+        return found[-1] if found else None
 
     @property
     def status(self) -> str | None:
-        states = [e.attrs.get("data-state") for e in self.elements if e.testid == "agent-status"]
-        return states[-1] if states else None
+        badge = self._one("agent-status")
+        return None if badge is None else badge.get("data-state")
 
     @property
     def auth_methods(self) -> list[tuple[str, str]]:
         """(method id, label) of each sign-in choice the auth region currently offers."""
-        regions = [i for i, e in enumerate(self.elements) if e.testid == "auth"]
-        if not regions:
+        region = self._one("auth")
+        if region is None:
             return []
-        inside = self.elements[regions[-1] + 1 :]
-        methods = [e for e in inside if e.testid == "auth-method"]
-        return [(e.attrs.get("data-method-id", ""), e.text.strip()) for e in methods]
+        methods = region.iterfind(".//*[@data-testid='auth-method']")
+        return [(m.get("data-method-id", ""), _text(m).strip()) for m in methods]
 
     def in_auth(self, testid: str) -> list[Element]:
         """The elements with `testid` inside the auth region as it is now (none while it is hidden)."""
-        regions = [i for i, e in enumerate(self.elements) if e.testid == "auth"]
-        if not regions or "hidden" in self.elements[regions[-1]].attrs:
+        region = self._one("auth")
+        if region is None or region.get("hidden") is not None:
             return []
-        after = self.elements[regions[-1] + 1 :]
-        end = next((i for i, e in enumerate(after) if e.testid == "auth"), len(after))
-        return [e for e in after[:end] if e.testid == testid]
+        return [_element(e) for e in region.iterfind(f".//*[@data-testid='{testid}']")]
 
     def latest_text(self, testid: str) -> str:
-        """The text of the last element with `testid` (a region re-rendered replaces the earlier one)."""
-        found = [e for e in self.elements if e.testid == testid]
-        return found[-1].text.strip() if found else ""
+        """The text of the last element with `testid` on the page."""
+        found = self._one(testid)
+        return "" if found is None else _text(found).strip()
 
     @property
     def notices(self) -> list[str]:
-        """The text (and detail) of each distinct notice, in order of appearance."""
-        return [e.text for e in self._latest("notice").values()]
+        """The text (and detail) of each notice, in page order."""
+        return [_text(e) for e in self._with("notice")]
 
     def notices_with(self, text: str) -> list[str]:
         return [n for n in self.notices if text in n]
@@ -236,37 +228,14 @@ class Page:
 
     def notice_count(self, text: str) -> int:
         """How many notices containing `text` arrived: ones of a kind in a row show as one, counted."""
-        shown = [e for e in self._latest("notice").values() if text in e.text]
-        return sum(int(e.attrs.get("data-count", "1")) for e in shown)
+        shown = [e for e in self._with("notice") if text in _text(e)]
+        return sum(int(e.get("data-count", "1")) for e in shown)
 
     @property
     def messages(self) -> list[tuple[str, str]]:
-        """(role, text) of each transcript message, in order, with its latest text.
-
-        A streamed answer's latest text is its finished blocks (as last rendered whole, plus every piece
-        appended since) followed by its latest open tail.
-        """
-        done: dict[str, str] = {}
-        tail: dict[str, str] = {}
-        for element in self.elements:
-            owner = element.attrs.get("id", "").rsplit("-", 1)[0]
-            if element.testid == "message":
-                done.pop(element.attrs.get("id", ""), None)
-            elif element.testid == _DONE:
-                done[owner] = element.text
-            elif element.testid == _TAIL:
-                tail[owner] = element.text
-            elif element.testid == _APPEND:
-                target = element.attrs["hx-swap-oob"].removeprefix("beforeend:#").rsplit("-", 1)[0]
-                done[target] = done.get(target, "") + element.text
-            elif element.testid == _TAIL_APPEND:
-                target = element.attrs["hx-swap-oob"].removeprefix("beforeend:#").rsplit("-", 1)[0]
-                tail[target] = tail.get(target, "") + element.text
-        latest = self._latest("message")
-        return [
-            (e.attrs.get("data-role", ""), (done[i] + tail.get(i, "") if i in done else e.text).strip())
-            for i, e in latest.items()
-        ]
+        """(role, text) of each transcript message, in order: a streamed answer's finished blocks and its
+        open tail as the swaps left them; the "who" label and a thought's summary are not its text."""
+        return [(e.get("data-role", ""), _text(e, skip=_LABELS).strip()) for e in self._with("message")]
 
     def texts(self, role: str) -> list[str]:
         return [text for r, text in self.messages if r == role]
@@ -276,60 +245,80 @@ class Page:
         return "\n".join(self.texts("agent"))
 
 
-# The html of the last parse and the elements it found, when that html ended between elements.
-_last_parse: tuple[str, tuple[Element, ...]] | None = None
+# The html of the last parse, its page, and the Pages handed out on that page.
+_last_parse: tuple[str, HtmlElement, weakref.WeakSet[Page]] | None = None
+# A message's parts that label it rather than say it.
+_LABELS = "self::summary or contains(concat(' ', normalize-space(@class), ' '), ' who ')"
 
 
-class _PageCollector(_Nested):
-    """The watched elements of a tab's html, each with its text (a message's "who" label left out)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.found: list[Element] = []
-        self._open: list[tuple[Element, int]] = []  # watched elements still open, with their depth
-        self._skip_from: int | None = None  # depth of a message's "who" label, whose text is not content
-
-    def at_rest(self) -> bool:
-        """All input consumed, no element open: parsing more html goes on as a fresh parser would."""
-        return not self.rawdata and self.depth == 0 and not self._open and self._skip_from is None
-
-    def opened(self, tag: str, attrs: Attrs, level: int) -> None:
-        values = _marked({k: v or "" for k, v in attrs})
-        watched = values.get("data-testid") in _WATCHED
-        if tag in VOID_ELEMENTS:
-            if watched:
-                self.found.append(Element(values["data-testid"], values))
-            return
-        if self._skip_from is None and (tag == "summary" or "who" in values.get("class", "").split()):
-            self._skip_from = self.depth
-        if watched:
-            element = Element(values["data-testid"], values)
-            self.found.append(element)
-            self._open.append((element, self.depth))
-
-    def closing(self, tag: str) -> None:
-        if self._open and self._open[-1][1] == self.depth:
-            self._open.pop()
-        if self._skip_from == self.depth:
-            self._skip_from = None
-
-    def handle_data(self, data: str) -> None:
-        if self._skip_from is not None:
-            return
-        for element, _ in self._open:
-            element.text += data
+def _document(html: str) -> HtmlElement:
+    if re.match(r"\s*(<!doctype|<html)", html, re.IGNORECASE):
+        return lxml.html.document_fromstring(html)
+    root = lxml.html.fragment_fromstring("<div></div>")
+    _apply(root, html)
+    return root
 
 
-def _marked(values: dict[str, str]) -> dict[str, str]:
-    """`values`, with a streamed answer's parts marked by test id (they are known by class)."""
-    classes = values.get("class", "").split()
-    if _DONE in classes or _TAIL in classes:
-        values["data-testid"] = _DONE if _DONE in classes else _TAIL
-    elif values.get("hx-swap-oob", "").startswith("beforeend:#") and values["hx-swap-oob"].endswith("-done"):
-        values["data-testid"] = _APPEND
-    elif values.get("hx-swap-oob", "").startswith("beforeend:#") and values["hx-swap-oob"].endswith("-tail"):
-        values["data-testid"] = _TAIL_APPEND
-    return values
+def _apply(root: HtmlElement, html: str) -> None:
+    """Swap each element at the root of `html` into the page `root`, as htmx's out-of-band swaps do."""
+    if not html.strip():
+        return
+    frame = lxml.html.fragment_fromstring(html, create_parent="div")
+    for swap in [child for child in frame if isinstance(child.tag, str)]:
+        how = swap.attrib.pop("hx-swap-oob", "outerHTML")
+        where, _, selector = how.partition(":")
+        target_id = selector.removeprefix("#") if selector else swap.get("id")
+        found = root.get_element_by_id(target_id, None) if target_id else None
+        if where == "beforeend":
+            if found is not None:
+                found.extend(list(swap))
+                _join_text(found, swap.text)
+        elif found is None:
+            root.append(swap)
+        elif where == "innerHTML":
+            attrs = dict(found.attrib)
+            found.clear(keep_tail=True)
+            found.attrib.update(attrs)
+            found.text = swap.text
+            found.extend(list(swap))
+        else:  # outerHTML, true
+            swap.tail = found.tail
+            parent = found.getparent()
+            assert parent is not None  # the page's root is never swapped out
+            parent.replace(found, swap)
+
+
+def _join_text(target: HtmlElement, text: str | None) -> None:
+    """Text at the start of an appended fragment goes after what the target holds."""
+    if not text:
+        return
+    children = list(target)
+    if children:
+        children[-1].tail = (children[-1].tail or "") + text
+    else:
+        target.text = (target.text or "") + text
+
+
+def _text(element: HtmlElement, *, skip: str | None = None) -> str:
+    """The text inside `element`, leaving out the subtrees that match the XPath test `skip`."""
+    if skip is None:
+        return element.text_content()
+    parts: list[str] = []
+
+    def walk(node: HtmlElement) -> None:
+        parts.append(node.text or "")
+        for child in node:
+            if isinstance(child.tag, str) and not child.xpath(skip):
+                walk(child)
+            parts.append(child.tail or "")
+
+    walk(element)
+    return "".join(parts)
+
+
+def _element(found: HtmlElement) -> Element:
+    attrs = {k: v or "" for k, v in found.attrib.items()}
+    return Element(attrs.get("data-testid", ""), attrs, _text(found))
 
 
 def turn_finished(prompt: str) -> Callable[[str], bool]:

@@ -19,9 +19,6 @@ from tests.support.polling import Deadline
 from webclient.web.security import key_message
 
 _NAVIGATE = re.compile(r'data-href="/s/([^"]+)"')
-_SESSION_LINK = re.compile(r'data-testid="session-link" data-local-id="([^"]+)"')
-# The sidebar's regions that list sessions (views/regions.py): each frame that changes one replaces it.
-_SIDEBAR_PARTS = ('<div id="sidebar-sessions"', '<div id="sidebar-stored"')
 DEMO_OPENED = 'data-option-id="model"'  # the demo agent's session/new answer offers a model option
 
 
@@ -70,33 +67,20 @@ def _alone_and_ready(
     ready."""
 
     def check(html: str) -> bool:
-        sidebar = _sidebar(html) or ""
+        page = Page.parse(html)
         return (
-            _live_ids(html) == [local_id]
+            page.values("session-link", "data-local-id") == [local_id]
             and (opened is None or opened in html)
-            and (stored_listed or 'data-testid="load-session"' not in sidebar)
-            and Page.parse(html).status == "ready"
+            and (stored_listed or not page.values("load-session", "data-testid"))
+            and page.status == "ready"
         )
 
     return check
 
 
 def _live_ids(html: str) -> list[str]:
-    """The local ids of the live sessions the latest sidebar lists."""
-    return _SESSION_LINK.findall(_sidebar(html) or "")
-
-
-def _sidebar(html: str) -> str | None:
-    """The latest live sessions and agent's stored sessions a tab received, each part as the last frame
-    that had it sent it (neither part holds a `<div>` of its own)."""
-    parts = []
-    for marker in _SIDEBAR_PARTS:
-        start = html.rfind(marker)
-        end = html.find("</div>", start)
-        if start < 0 or end < 0:
-            return None
-        parts.append(html[start:end])
-    return "".join(parts)
+    """The local ids of the live sessions the tab's sidebar lists."""
+    return Page.parse(html).values("session-link", "data-local-id")
 
 
 def _current_local_id(server: LiveServer) -> str:
@@ -139,7 +123,12 @@ class _Tab:
         deadline = Deadline(self.timeout, what)
         while not predicate(html := "".join(self.frames)):
             if deadline.passed:
-                deadline.fail(f"sidebar:\n{_sidebar(html)}\nstatus: {Page.parse(html).status}")
+                page = Page.parse(html)
+                live, stored = (
+                    page.values("session-link", "data-local-id"),
+                    page.values("stored-session", "data-session-id"),
+                )
+                deadline.fail(f"live sessions: {live}, stored: {stored}, status: {page.status}")
             try:
                 frame = self.socket.recv(timeout=deadline.remaining())
             except TimeoutError:

@@ -38,7 +38,7 @@ def write_html(report: Report) -> str:
     def example(rule: Rule) -> str:
         return fold(EXAMPLES[rule.id])
 
-    template = environment().get_template("check_report.html")
+    template = environment().get_template("check/report.html")
     return template.render(
         report=report,
         rules=report.rules,

@@ -18,6 +18,7 @@ from webclient.acp.suggestion_input import Candidate, InputError, read_input
 from webclient.acp.suggestions import BASELINE_TYPES, OPTIONAL_TYPES, read_suggestions
 from webclient.domain.state import SessionState
 from webclient.domain.suggestions import SuggestionLedger, SuggestionPolicy
+from webclient.views import region_models
 from webclient.views.chips import chip_view
 from webclient.views.render import environment
 
@@ -191,12 +192,19 @@ def _diagnose(index: int, suggestion: Suggestion, workspace: str) -> list[Diagno
 
 def preview_document(state: SessionState, style: str, scheme: str, layout: str) -> str:
     """One preview: the page's suggestion partials as the conversation page includes them."""
-    template = environment().get_template("playground_preview.html")
-    return template.render(state=state, suggestion_style=style, scheme=scheme, layout=layout, oob=False)
+    template = environment().get_template("playground/preview.html")
+    return template.render(
+        suggestions=region_models.suggestions(state, style),
+        ghost=region_models.ghost(state),
+        suggestion_style=style,
+        scheme=scheme,
+        layout=layout,
+        oob=False,
+    )
 
 
 def page(result: Result | None, *, text: str, fields: list[str], error: str | None) -> str:
-    template = environment().get_template("playground.html")
+    template = environment().get_template("playground/page.html")
     return template.render(
         result=result, text=text, fields=fields, error=error, type_fields=list(TYPE_FIELDS), styles=STYLES
     )

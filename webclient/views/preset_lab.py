@@ -18,7 +18,7 @@ from typing import Any
 from webclient.acp.models import Suggestion
 from webclient.acp.suggestions import parse_update
 from webclient.domain.state import SessionState
-from webclient.views import playground, presentation
+from webclient.views import playground, presentation, region_models
 from webclient.views.presets import Preset, PresetError, build
 from webclient.views.render import environment
 
@@ -125,9 +125,14 @@ def preview(preset: Preset, workspace: str, layout: str, shown: Listing) -> str:
     state = SessionState(workspace=workspace)
     state.set_suggestions(shown.suggestions)
     presentation.assign(state, preset)
-    template = environment().get_template("preset_preview.html")
+    template = environment().get_template("presets/preview.html")
     document = template.render(
-        state=state, preset=preset, layout=layout, suggestion_style=preset.style, oob=False
+        suggestions=region_models.suggestions(state, preset.style),
+        ghost=region_models.ghost(state),
+        preset=preset,
+        layout=layout,
+        suggestion_style=preset.style,
+        oob=False,
     )
     return playground.mark(document, shown.marked)
 
@@ -142,7 +147,7 @@ def page(
     error: str | None = None,
 ) -> str:
     """The lab: the knobs of `sides`, the paste and what is said of it, and the previews."""
-    template = environment().get_template("preset_lab.html")
+    template = environment().get_template("presets/lab.html")
     return template.render(
         sides=sides,
         catalog=list(catalog),

@@ -11,17 +11,17 @@ import time
 from functools import lru_cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, Undefined, select_autoescape
 from markupsafe import Markup, escape
 
 from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES
 from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.picker import FoundFile
-from webclient.domain.prompt import Held, composer_text
+from webclient.domain.prompt import Held
 from webclient.domain.state import Aspect, SessionState
 from webclient.text_controls import strip_controls
-from webclient.views import assets, hidden_chars, presentation
-from webclient.views.chips import approx_size, chip_view, link_warnings, uri_name
+from webclient.views import assets, entry_models, hidden_chars, region_models
+from webclient.views.chips import approx_size, link_warnings, uri_name
 from webclient.views.diff import diff_view, patch_view
 from webclient.views.full_texts import shown_text
 from webclient.views.markdown import render_markdown
@@ -29,10 +29,8 @@ from webclient.views.markdown_stream import Split, split, streamed_text
 from webclient.views.notices import INSTALL_LINES, command_not_found, has_detail, plain_text
 from webclient.views.paths import TEMPLATES_DIR
 from webclient.views.regions import REGIONS, is_region, partials
-from webclient.views.shell_command import shown_command
 from webclient.views.terminal import terminal_text
 from webclient.views.tool_text import keeps_lines
-from webclient.views.welcome import is_demo_agent, starters
 from webclient.views.workspace_paths import shown_path, shown_uri
 
 
@@ -60,11 +58,23 @@ def clock_time(when: float) -> str:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
+    """The environment every page and fragment renders with (templates loaded once per server)."""
+    return build_environment()
+
+
+def build_environment(undefined: type[Undefined] = Undefined) -> Environment:
+    """A template environment with our filters and helpers; `undefined` is what a missing name gives
+    (the contract test renders with `StrictUndefined`, so a partial that reaches past its model fails).
+
+    The globals are helpers of a value (a part, a notice, a diff), never the session: a region's partial
+    gets what it shows from its view model (`region_models.py`, `entry_models.py`).
+    """
     env = Environment(
         loader=FileSystemLoader(str(TEMPLATES_DIR)),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=False,
         lstrip_blocks=False,
+        undefined=undefined,
         # Templates do not change under a running server (restart it after editing one); checking would
         # stat every partial a fragment includes, at each of the many renders a streamed answer makes.
         auto_reload=False,
@@ -85,23 +95,16 @@ def environment() -> Environment:
     env.globals["keeps_lines"] = keeps_lines
     env.globals["static"] = _static_url
     env.globals["bundle_url"] = assets.url
-    env.globals["chip_view"] = chip_view
-    env.globals["presentation_of"] = presentation.of
-    env.globals["fold_of"] = presentation.fold_of
-    env.globals["waiting_text"] = lambda parts: composer_text(parts, hidden_chars.strip_hidden)
     env.globals["link_warnings"] = link_warnings
     # Readable JSON for <pre> blocks; autoescaping makes it safe (tojson is for attributes and scripts).
     env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, default=repr)
     env.globals["diff_view"] = diff_view
-    env.globals["shown_command"] = shown_command
     env.globals["shown_text"] = shown_text
     env.globals["patch_view"] = patch_view
-    env.globals["welcome_starters"] = starters
     env.globals["notice_plain"] = plain_text
     env.globals["notice_has_detail"] = has_detail
     env.globals["command_not_found"] = command_not_found
     env.globals["install_lines"] = INSTALL_LINES
-    env.globals["is_demo_agent"] = is_demo_agent
     return env
 
 
@@ -119,7 +122,10 @@ def page(
         environment()
         .get_template("index.html")
         .render(
-            state=state,
+            region_models.all_models(state, style=suggestion_style),
+            transcript=entry_models.transcript(state),
+            title=state.title,
+            kept=region_models.kept(state),
             ws_path=ws_path,
             session_path=session_path,
             suggestion_style=suggestion_style,
@@ -145,7 +151,7 @@ def error_page(status: int, title: str, what_happened: str, what_to_do: str, *, 
 def item(state: SessionState, entry: Item, *, oob: bool = False, local: bool = False) -> str:
     """One transcript entry; with `oob`, marked to replace the element with the same id; with `local`, a
     notice for one tab only (`data-local`), not an entry of the session."""
-    return _partial("_item.html", state=state, item=entry, oob=oob, local=local)
+    return _partial("_item.html", row=entry_models.row(state, entry), oob=oob, local=local)
 
 
 def message_added(entry_id: str, added: Markup) -> str:
@@ -179,7 +185,7 @@ def _streamed_split(entry: Item) -> Split | None:
 
 def tool_content_added(state: SessionState, item: ToolCallItem, start: int) -> str:
     """The entries of a tool call's content from `start` on, appended to those its card shows."""
-    added = _partial("_tool_content_added.html", state=state, item=item, start=start)
+    added = _partial("_tool_content_added.html", row=entry_models.row(state, item), start=start)
     return f'<div hx-swap-oob="beforeend:#{escape(item.id)}-content">{added}</div>'
 
 
@@ -190,11 +196,11 @@ def append_items(html: str) -> str:
 
 def snapshot(state: SessionState) -> str:
     """Everything a freshly connected tab needs, as out-of-band swaps."""
-    parts = [_partial("_transcript.html", state=state, oob=True)]
+    parts = [_partial("_transcript.html", transcript=entry_models.transcript(state), oob=True)]
     # A partial that shows several aspects (the welcome) goes once.
     composer = state.kept is None  # a stored copy's page has no composer
     names = dict.fromkeys(name for key in REGIONS for name in partials(key, composer=composer))
-    parts.extend(_partial(name, state=state, oob=True) for name in names)
+    parts.extend(_region(name, state) for name in names)
     return "".join(parts)
 
 
@@ -203,7 +209,13 @@ def region(state: SessionState, key: str) -> str:
     if not is_region(key):
         raise KeyError(key)
     names = partials(Aspect(key), composer=state.kept is None)
-    return "".join(_partial(name, state=state, oob=True) for name in names)
+    return "".join(_region(name, state) for name in names)
+
+
+def _region(name: str, state: SessionState) -> str:
+    """A region's partial from its model alone, marked for an out-of-band swap."""
+    key, model = region_models.model(name, state)
+    return _partial(name, **{key: model, "oob": True})
 
 
 def navigate(path: str, *, draft: str | None = None) -> str:

@@ -20,12 +20,12 @@ BannerState = Literal["invite", "recording", "stopped"]
 
 def banner(plan: StudyPlan, state: BannerState, participant: Participant | None, where: str) -> str:
     """The banner a session's page shows while the study runs."""
-    template = environment().get_template("_study_banner.html")
-    return template.render(plan=plan, state=state, participant=participant, where=where)
+    template = environment().get_template("studies/_banner.html")
+    return template.render(plan=plan, stage=state, participant=participant, where=where)
 
 
 def studies_page(studies: Sequence[tuple[str, int, int]], running: str | None) -> str:
-    template = environment().get_template("studies.html")
+    template = environment().get_template("studies/page.html")
     return template.render(studies=studies, running=running, report=None)
 
 
@@ -55,7 +55,7 @@ def report(name: str, events: Sequence[StudyEvent], presets: Sequence[str], runn
 
 
 def report_page(found: Report) -> str:
-    template = environment().get_template("studies.html")
+    template = environment().get_template("studies/page.html")
     return template.render(report=found, percent=_percent, seconds=_seconds)
 
 

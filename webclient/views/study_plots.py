@@ -1,7 +1,7 @@
 """The study report's plots as SVG, made here on the server: no script, and no style attribute (the page's
 Content-Security-Policy allows neither inline); colours come from the page's stylesheet by class.
 
-Each plot is a `Plot`: its geometry as plain values, which `templates/_study_plot.html` turns into markup
+Each plot is a `Plot`: its geometry as plain values, which `templates/studies/_plot.html` turns into markup
 (so everything is escaped as any template's output is), with a title and a description for screen
 readers; the report's table says the same in numbers.
 """
