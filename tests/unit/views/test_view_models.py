@@ -42,7 +42,7 @@ from webclient.acp.models import (
     UsageEvent,
 )
 from webclient.domain.items import FileWriteItem, PermissionItem
-from webclient.domain.kept import KeptCopy
+from webclient.domain.kept.entries import KeptCopy
 from webclient.domain.sidebar import AgentChoice, KeptLink, SessionLink, Sidebar, StoredSession
 from webclient.domain.sign_in import SignIn
 from webclient.domain.state import Aspect, SessionState
