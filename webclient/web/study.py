@@ -22,7 +22,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from webclient.domain.registry import SessionRegistry
-from webclient.domain.study import Study, StudyRefusal
+from webclient.domain.study import Study
 from webclient.domain.study_log import FILE_NAME, FOLDER_NAME, BadEvent, StudyLog, from_file, to_csv, to_json
 from webclient.errors import Refused
 from webclient.settings import Settings
@@ -94,14 +94,11 @@ def add_routes(app: FastAPI, settings: Settings, sessions: SessionRegistry[LiveH
         study, body = _running(server), await _json(request, MAX_BODY)
         try:
             participant = study.join(str(body.get("participant", "")))
-        except StudyRefusal as exc:
-            return _refused(str(exc))
-        current = str(body.get("session", ""))[:64]
-        if current in participant.sessions and sessions.session(current) is not None:
-            return JSONResponse({"href": f"/s/{current}"}, headers=NO_STORE)
-        try:
+            current = str(body.get("session", ""))[:64]
+            if current in participant.sessions and sessions.session(current) is not None:
+                return JSONResponse({"href": f"/s/{current}"}, headers=NO_STORE)
             live = sessions.new_session()
-        except Refused as exc:
+        except Refused as exc:  # the study's refusals and the session's (no agent to start)
             return _refused(str(exc))
         preset = server.plan.preset(participant.preset) if server.plan else None
         presentation.assign(live.state, preset)
@@ -122,7 +119,7 @@ def add_routes(app: FastAPI, settings: Settings, sessions: SessionRegistry[LiveH
             found = study.events(
                 str(body.get("participant", "")), str(body.get("session", "")), body.get("events")
             )
-        except StudyRefusal as exc:
+        except Refused as exc:
             return _refused(str(exc))
         if log is not None and found:
             await asyncio.to_thread(log.add, found)
