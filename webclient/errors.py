@@ -3,7 +3,7 @@
 ```text
 WebclientError                  raised on purpose; never a bug
 ├── SettingsError               the command line, the environment or a file asks for the impossible
-│   ├── ConfigError             the settings file (agent_config)
+│   ├── ConfigError             the settings file (settings_file)
 │   ├── PresetError             a presets file (views.presets)
 │   └── StudyFileError          a study file (views.study_config)
 ├── AgentError                  the agent could not serve
