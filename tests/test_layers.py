@@ -22,6 +22,7 @@ BASE = {
     "webclient.errors",
     "webclient.settings",
     "webclient.agent_config",
+    "webclient.settings_file",
     "webclient.remote_config",
     "webclient.sdk",
     "webclient.text_controls",

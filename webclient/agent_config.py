@@ -9,8 +9,9 @@
 }
 ```
 
-The file is JSON with comments and trailing commas, as Zed writes it (parsed by `json5`). Every problem
-is a `ConfigError` whose text names the file, the entry and what is wrong with it. The environment an
+The file is JSON with comments and trailing commas, as Zed writes it; its shape is checked by the models
+of `webclient.settings_file`. Every problem is a `ConfigError` whose text names the file, the entry and
+what is wrong with it. The environment an
 agent process gets is built here too: the user's own, without webclient's variables and secrets.
 """
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import sys
 from collections.abc import Iterable, Mapping
@@ -31,6 +31,13 @@ import json5
 
 from webclient.errors import SettingsError
 from webclient.remote_config import is_remote_url, local_tools, remote_cwd, remote_headers, remote_url
+from webclient.settings_file import AgentEntry, McpEntry, read_settings_file
+
+# Said here too, where the agents are: what the settings file's checks and a sign-in's share.
+from webclient.settings_file import ConfigError as ConfigError
+from webclient.settings_file import check_env as check_env
+from webclient.settings_file import env_problem as env_problem
+from webclient.settings_file import is_env_name as is_env_name
 
 DEMO_KEY = "demo"
 DEMO_NAME = "Demo agent"
@@ -46,10 +53,6 @@ INSTALL_LINES: tuple[tuple[str, str], ...] = (
 OWN_PREFIX = "WEBCLIENT_"
 # The bundled demo agent's own settings (its state folder); only the demo agent gets them.
 DEMO_PREFIX = "WEBCLIENT_DEMO_"
-
-
-class ConfigError(SettingsError):
-    """The settings file cannot be used; the text names the file, the entry and the problem."""
 
 
 @dataclass(frozen=True)
@@ -195,59 +198,30 @@ def load_config(path: Path | None, *, explicit: bool) -> AgentConfig:
 
 def parse_config(text: str, path: Path) -> AgentConfig:
     """The settings in `text` (JSON with comments and trailing commas) as read from `path`."""
-    try:
-        data = json5.loads(text) if text.strip() else {}
-    except ValueError as exc:
-        raise ConfigError(f"{path}: not valid JSON: {_parser_message(exc)}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: the file must hold one JSON object")
-    servers = _section(data, "agent_servers", path)
-    agents = tuple(_agent(name, raw, path) for name, raw in servers.items())
-    context = _section(data, "context_servers", path)
-    mcp = tuple(m for name, raw in context.items() if (m := _mcp_server(name, raw, path)) is not None)
+    found = read_settings_file(text, path)
+    agents = tuple(_agent(name, entry, path) for name, entry in (found.agent_servers or {}).items())
+    mcp = tuple(
+        server
+        for name, entry in (found.context_servers or {}).items()
+        if (server := _mcp_server(name, entry)) is not None
+    )
     return AgentConfig(path=path, agents=agents, mcp_servers=mcp)
 
 
-def _parser_message(exc: ValueError) -> str:
-    # json5 says "<string>:LINE Unexpected ..."; the file name is already in front of it.
-    return str(exc).removeprefix("<string>:").replace("\n", " ")
-
-
-def _section(data: Mapping[str, Any], name: str, path: Path) -> dict[str, Any]:
-    section = data.get(name, {})
-    if section is None:
-        return {}
-    if not isinstance(section, dict):
-        raise ConfigError(f"{path}: {name!r} must be an object of named entries")
-    return section
-
-
-def _agent(name: str, raw: Any, path: Path) -> AgentSpec:
+def _agent(name: str, entry: AgentEntry, path: Path) -> AgentSpec:
     where = f"{path}: agent_servers.{name}"
     if not name.strip():
         raise ConfigError(f"{path}: agent_servers has an entry with an empty name")
     if name == DEMO_KEY:
         raise ConfigError(f"{where}: the name {DEMO_KEY!r} is taken by the bundled demo agent")
-    if not isinstance(raw, dict):
-        raise ConfigError(f'{where}: must be an object with a "command" or a "url"')
-    if "url" in raw:
-        return _remote_agent(name, raw, where)
-    command = raw.get("command")
-    if not isinstance(command, str) or not command.strip():
-        raise ConfigError(f'{where}: "command" is missing or not a non-empty string')
-    args = _strings(raw.get("args", []), f"{where}.args")
-    env = _string_map(raw.get("env", {}), f"{where}.env")
-    return AgentSpec(key=name, name=name, argv=(command, *args), env=env)
-
-
-def _remote_agent(name: str, raw: Mapping[str, Any], where: str) -> AgentSpec:
-    if "command" in raw:
-        raise ConfigError(f'{where}: has both a "command" and a "url"; an agent runs here or elsewhere')
+    if not entry.remote:
+        assert entry.command is not None  # the entry's own check: a command or a url
+        return AgentSpec(key=name, name=name, argv=(entry.command, *entry.args), env=entry.env)
     try:
-        url = remote_url(raw["url"], where)
-        headers = remote_headers(raw.get("headers"), where)
-        tools = local_tools(raw.get("localTools", False), where)
-        cwd = remote_cwd(raw.get("cwd"), where)
+        url = remote_url(entry.url, where)
+        headers = remote_headers(entry.headers, where)
+        tools = local_tools(entry.local_tools, where)
+        cwd = remote_cwd(entry.cwd, where)
     except SettingsError as exc:
         raise ConfigError(str(exc)) from None
     return AgentSpec(key=name, name=name, argv=(), url=url, headers=headers, local_tools=tools, cwd=cwd)
@@ -258,75 +232,18 @@ def _host(url: str) -> str:
     return urlsplit(url).netloc.rpartition("@")[2] or url
 
 
-def _mcp_server(name: str, raw: Any, path: Path) -> McpServer | None:
+def _mcp_server(name: str, entry: McpEntry) -> McpServer | None:
     """A `context_servers` entry with a command, or with an http(s) URL; others (extensions) are left out."""
-    where = f"{path}: context_servers.{name}"
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: must be an object")
-    command = raw.get("command")
-    if isinstance(command, dict):  # Zed's older shape: {"command": {"path", "args", "env"}}
-        raw, command = command, command.get("path")
-    if command is None:
-        return _url_server(name, raw, where)
-    if not isinstance(command, str) or not command.strip():
-        raise ConfigError(f'{where}: "command" is not a non-empty string')
-    args = _strings(raw.get("args", []), f"{where}.args")
-    env = _string_map(raw.get("env", {}) or {}, f"{where}.env")
-    return McpServer(name=name, command=command, args=args, env=env)
-
-
-def _url_server(name: str, raw: Mapping[str, Any], where: str) -> McpServer | None:
-    url = raw.get("url")
-    if url is None:
-        return None
-    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-        raise ConfigError(f'{where}: "url" must be an http or https URL')
-    headers = _string_map(raw.get("headers", {}) or {}, f"{where}.headers")
-    return McpServer(name=name, url=url, headers=headers)
+    if entry.command is not None:
+        return McpServer(name=name, command=entry.command, args=tuple(entry.args), env=entry.env or {})
+    if entry.url is not None:
+        return McpServer(name=name, url=entry.url, headers=entry.headers or {})
+    return None
 
 
 def mcp_servers_for(servers: Iterable[McpServer], *, http: bool) -> tuple[McpServer, ...]:
     """The servers an agent can use: stdio ones always, URL ones when it advertised HTTP MCP."""
     return tuple(s for s in servers if s.url is None or http)
-
-
-def _strings(value: Any, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: must be a list of strings")
-    return tuple(value)
-
-
-def _string_map(value: Any, where: str) -> dict[str, str]:
-    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise ConfigError(f"{where}: must be an object of string values")
-    check_env(value, where)
-    return dict(value)
-
-
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def is_env_name(name: str) -> bool:
-    """Whether `name` can be an environment variable's: letters, digits and `_`, not first a digit."""
-    return _ENV_NAME.fullmatch(name) is not None
-
-
-def check_env(values: Mapping[str, str], where: str) -> None:
-    """ConfigError unless every name can be an environment variable's and no value holds a NUL byte
-    (a process cannot start with either, so such a value is refused before it is used or saved)."""
-    problem = env_problem(values, where)
-    if problem is not None:
-        raise ConfigError(problem)
-
-
-def env_problem(values: Mapping[str, str], where: str) -> str | None:
-    """What makes `values` unusable as environment variables (see `check_env`), or None."""
-    for name, value in values.items():
-        if not is_env_name(name):
-            return f"{where}: {name!r} cannot be the name of an environment variable"
-        if "\0" in value:
-            return f"{where}.{name}: a value cannot hold a NUL character"
-    return None
 
 
 # --- remembering a sign-in ---------------------------------------------------------------------------

@@ -1,4 +1,34 @@
-"""The project's small exception hierarchy."""
+"""The project's exceptions: one tree, each branch caught in one place.
+
+```text
+WebclientError                  raised on purpose; never a bug
+├── SettingsError               the command line, the environment or a file asks for the impossible
+│   ├── ConfigError             the settings file (settings_file)
+│   ├── PresetError             a presets file (views.presets)
+│   └── StudyFileError          a study file (views.study_config)
+├── AgentError                  the agent could not serve
+│   ├── AgentStartError
+│   │   ├── RemoteUnreachable
+│   │   └── RemoteRefused
+│   ├── AgentTimeoutError
+│   ├── AgentExitedError
+│   │   └── RemoteLost
+│   ├── AgentRequestError
+│   └── VersionMismatch         (acp.v2.connection)
+├── Refused                     what the user asked for cannot be done; the text says why
+│   ├── AttachmentRejected      a file or image for the composer (domain.picker)
+│   ├── PromptRejected          a composed prompt (domain.prompt)
+│   └── StudyRefusal            what a study page asked (domain.study)
+└── RequestRefused              a request of the agent's we refuse: a JSON-RPC error
+    └── TerminalError           (domain.terminals)
+```
+
+Where each is caught: `SettingsError` where the server starts (a line on stderr, exit code 2);
+`AgentError` by the supervisor and the session, which say it on the page; `Refused` by the door it came
+in at (a tab's action in `web/tab.py`, a study's request in `web/study.py`, the playground's form), which
+shows its text to whoever asked, so nothing below re-wraps a rejection; `RequestRefused` by the
+connection, which answers the agent with it. `tests/unit/test_errors.py` holds this drawing to the code.
+"""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import wire
@@ -371,46 +372,69 @@ def answer(message: Any) -> None:
         permission_answered(message)
 
 
+def login(msg: dict[str, Any]) -> None:
+    state["authed"] = True
+    wire.respond(msg, {})
+
+
+def logout(msg: dict[str, Any]) -> None:
+    state["authed"] = False
+    wire.respond(msg, {})
+
+
+def new_session(msg: dict[str, Any]) -> None:
+    if state["authed"]:
+        wire.respond(msg, {"sessionId": SESSION, "configOptions": config_options()})
+    else:
+        wire.error(msg, -32000, "authentication required")
+
+
+def cancel(_msg: dict[str, Any]) -> None:
+    if state["cancel"] is not None:
+        chunk(state["cancel"], ", stopped")
+        state["cancel"] = None
+        state.pop("queued", None)  # a queued prompt is dropped with the work: never inserted
+        idle("cancelled")
+
+
+def list_sessions(msg: dict[str, Any]) -> None:
+    stored = (
+        [] if state.get("deleted") else [{"sessionId": STORED, "cwd": "/w", "title": "Stored v2 session"}]
+    )
+    wire.respond(msg, {"sessions": stored})
+
+
+def delete(msg: dict[str, Any]) -> None:
+    state["deleted"] = msg["params"]["sessionId"] == STORED
+    wire.respond(msg, {})
+
+
+def close(msg: dict[str, Any]) -> None:
+    time.sleep(float(os.environ.get("V2_CLOSE_DELAY", "0")))  # a slow agent: the client waits meanwhile
+    wire.respond(msg, {})
+
+
+HANDLERS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "initialize": initialize,
+    "auth/login": login,
+    "auth/logout": logout,
+    "session/new": new_session,
+    "session/prompt": prompt,
+    "session/cancel": cancel,
+    "session/resume": resume,
+    "session/list": list_sessions,
+    "session/delete": delete,
+    "session/close": close,
+    "session/set_config_option": set_config,
+}
+
+
 def serve(msg: dict[str, Any]) -> None:
-    method = msg.get("method")
-    if method == "initialize":
-        initialize(msg)
-    elif method == "auth/login":
-        state["authed"] = True
-        wire.respond(msg, {})
-    elif method == "auth/logout":
-        state["authed"] = False
-        wire.respond(msg, {})
-    elif method == "session/new":
-        if state["authed"]:
-            wire.respond(msg, {"sessionId": SESSION, "configOptions": config_options()})
-        else:
-            wire.error(msg, -32000, "authentication required")
-    elif method == "session/prompt":
-        prompt(msg)
-    elif method == "session/cancel":
-        if state["cancel"] is not None:
-            chunk(state["cancel"], ", stopped")
-            state["cancel"] = None
-            state.pop("queued", None)  # a queued prompt is dropped with the work: never inserted
-            idle("cancelled")
-    elif method == "session/resume":
-        resume(msg)
-    elif method == "session/list":
-        stored = (
-            [] if state.get("deleted") else [{"sessionId": STORED, "cwd": "/w", "title": "Stored v2 session"}]
-        )
-        wire.respond(msg, {"sessions": stored})
-    elif method == "session/delete":
-        state["deleted"] = msg["params"]["sessionId"] == STORED
-        wire.respond(msg, {})
-    elif method == "session/close":
-        time.sleep(float(os.environ.get("V2_CLOSE_DELAY", "0")))  # a slow agent: the client waits meanwhile
-        wire.respond(msg, {})
-    elif method == "session/set_config_option":
-        set_config(msg)
+    handler = HANDLERS.get(str(msg.get("method")))
+    if handler is not None:
+        handler(msg)
     elif "id" in msg:
-        wire.error(msg, -32601, f"method not found: {method}")
+        wire.error(msg, -32601, f"method not found: {msg.get('method')}")
 
 
 def main() -> None:

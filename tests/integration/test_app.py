@@ -30,6 +30,15 @@ BAD_ACTIONS = {
         "the agent is not waiting for a sign-in",
     ),
     "binary frame": (b'{"action": "prompt", "text": "hi"}', "only understands text"),
+    # The domain's rejections are Refused: the tab's one handler shows them (nothing re-wraps them).
+    "file outside the workspace": (
+        json.dumps({"action": "attach_file", "path": "../elsewhere.txt"}),
+        "is not a file in the workspace",
+    ),
+    "attachment the composer does not hold": (
+        json.dumps({"action": "prompt", "text": "hi", "attachments": ["gone"]}),
+        "is no longer held",
+    ),
 }
 
 

@@ -70,6 +70,11 @@ def minimal(node: dict[str, Any]) -> Any:
     if choices:
         value = minimal(choices[0])
         return merged | value if isinstance(value, dict) else value
+    return _minimal_of_type(node, merged)
+
+
+def _minimal_of_type(node: dict[str, Any], merged: dict[str, Any]) -> Any:
+    """The smallest value of the node's own type, added to what its `allOf` parts made (`merged`)."""
     kind = node.get("type")
     kind = next(k for k in kind if k != "null") if isinstance(kind, list) else kind
     if kind == "object" or "properties" in node:

@@ -16,56 +16,74 @@ NOTICES_SHOWN = 5
 
 
 def terminal(report: Report, width: int = 100) -> str:
-    versions = [r for r in report.versions]
-    head = f"{'rule':<22} {'what it checks':<46}" + "".join(f" {'v' + str(r.version):<13}" for r in versions)
     out = [f"webclient check {__version__}: {report.agent}", ""]
     if report.not_run is not None:
         out += [report.outcome, *agent_end(report.not_run), ""]
-    out += [head, "-" * len(head)]
-    for rule in report.rules:
-        cells = "".join(f" {_cell(r, rule):<13}" for r in versions)
-        out.append(f"{rule.id:<22} {rule.title[:46]:<46}{cells}")
-    out.append("")
-    for result in versions:
+    out += _table(report)
+    for result in report.versions:
         if result.unavailable:
             out.append(f"v{result.version}: not checked: {result.unavailable}")
             out.extend(agent_end(result))
     for rule in report.rules:
-        shown = [(r, r.verdict(rule)) for r in versions if not r.unavailable]
-        if not shown:
-            continue
-        out.append(f"{rule.id}: {rule.title}")
-        out.extend(
-            textwrap.wrap(f'RFD: "{rule.sentence}"', width, initial_indent="  ", subsequent_indent="  ")
-        )
-        for result, verdict in shown:
-            out.extend(
-                textwrap.wrap(f"v{result.version} {verdict.status.value}: {verdict.summary}", width,
-                              initial_indent="  ", subsequent_indent="      ")
-            )  # fmt: skip
-            for number in verdict.lines[:QUOTED_LINES]:
-                if (wire := report.line(number)) is not None:
-                    out.append("    " + quote(wire, width - 4))
-            if verdict.status is Status.FAIL:
-                out.extend(_fix(report.hint(verdict), width))
-        out.append("")
-    warnings = report.warnings()
-    if warnings:
-        out.append(f"warnings ({len(warnings)}):")
-        for warning in warnings[:20]:
-            out.append(f"  {warning['run']}: {warning['text']}")
-            if warning["line"]:
-                out.append("    " + quote(WireLine(**warning["line"]), width - 4))
-        out.append("")
-    notices = report.notices()
-    if notices:
-        out.append(f"notices ({len(notices)}, not mistakes: what the client ignored or the agent told):")
-        out.extend(f"  {notice['run']}: {notice['text']}" for notice in notices[:NOTICES_SHOWN])
-        if len(notices) > NOTICES_SHOWN:
-            out.append(f"  … {len(notices) - NOTICES_SHOWN} more in --json and --html")
-        out.append("")
+        out += _rule(report, rule, width)
+    out += _warnings(report, width)
+    out += _notices(report)
     out.append(report.outcome)
     return "\n".join(out)
+
+
+def _table(report: Report) -> list[str]:
+    """The verdicts: a rule a line, a column per protocol version."""
+    versions = report.versions
+    head = f"{'rule':<22} {'what it checks':<46}" + "".join(f" {'v' + str(r.version):<13}" for r in versions)
+    out = [head, "-" * len(head)]
+    for rule in report.rules:
+        cells = "".join(f" {_cell(r, rule):<13}" for r in versions)
+        out.append(f"{rule.id:<22} {rule.title[:46]:<46}{cells}")
+    return [*out, ""]
+
+
+def _rule(report: Report, rule: Rule, width: int) -> list[str]:
+    """A rule, its sentence, and each version's verdict with the lines it saw (nothing if none ran)."""
+    shown = [(r, r.verdict(rule)) for r in report.versions if not r.unavailable]
+    if not shown:
+        return []
+    out = [f"{rule.id}: {rule.title}"]
+    out.extend(textwrap.wrap(f'RFD: "{rule.sentence}"', width, initial_indent="  ", subsequent_indent="  "))
+    for result, verdict in shown:
+        out.extend(
+            textwrap.wrap(f"v{result.version} {verdict.status.value}: {verdict.summary}", width,
+                          initial_indent="  ", subsequent_indent="      ")
+        )  # fmt: skip
+        for number in verdict.lines[:QUOTED_LINES]:
+            if (wire := report.line(number)) is not None:
+                out.append("    " + quote(wire, width - 4))
+        if verdict.status is Status.FAIL:
+            out.extend(_fix(report.hint(verdict), width))
+    return [*out, ""]
+
+
+def _warnings(report: Report, width: int) -> list[str]:
+    warnings = report.warnings()
+    if not warnings:
+        return []
+    out = [f"warnings ({len(warnings)}):"]
+    for warning in warnings[:20]:
+        out.append(f"  {warning['run']}: {warning['text']}")
+        if warning["line"]:
+            out.append("    " + quote(WireLine(**warning["line"]), width - 4))
+    return [*out, ""]
+
+
+def _notices(report: Report) -> list[str]:
+    notices = report.notices()
+    if not notices:
+        return []
+    out = [f"notices ({len(notices)}, not mistakes: what the client ignored or the agent told):"]
+    out.extend(f"  {notice['run']}: {notice['text']}" for notice in notices[:NOTICES_SHOWN])
+    if len(notices) > NOTICES_SHOWN:
+        out.append(f"  … {len(notices) - NOTICES_SHOWN} more in --json and --html")
+    return [*out, ""]
 
 
 def _cell(result: VersionResult, rule: Rule) -> str:

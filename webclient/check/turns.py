@@ -8,8 +8,9 @@ the agent's first update of the turn stands for it (a heuristic, which the repor
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from webclient.acp.models import SuggestionsEvent
 from webclient.check.recorder import Event
 from webclient.check.runner import Run
 
@@ -38,43 +39,60 @@ class Turn:
 def turns(run: Run) -> list[Turn]:
     """Every turn of `run`, with its acceptance, its end and the lists around them."""
     found: list[Turn] = []
-    open_turns: dict[str, Turn] = {}
-    current: dict[str, Event] = {}
-    sent: dict[str, set[str]] = {}
+    sessions: dict[str, _Session] = {}
     for event in run.recorder.events:
-        sid = event.session_id or ""
-        turn = open_turns.get(sid)
+        session = sessions.setdefault(event.session_id or "", _Session(run))
         if event.kind == "prompt":
-            turn = Turn(event, lists=[], before_reply=[], earlier=frozenset(sent.get(sid, ())))
-            open_turns[sid] = turn
-            found.append(turn)
-            if run.version == 1:
-                turn.standing = current.get(sid)
-            continue
-        if turn is not None and turn.accepted is None and _accepts(run.version, event):
-            turn.accepted = event
-            if run.version == 2:
-                turn.standing = current.get(sid)
-            if event.kind != "update":
-                continue
-        if event.kind == "suggestions" and event.suggestions is not None:
-            if turn is not None and turn.accepted is not None and turn.lists is not None:
-                turn.lists.append(event)
-                # v1 takes the turn's first update as its acceptance: a list in that very update may have
-                # crossed the prompt in transit, so it is not held against the agent.
-                crossed = run.version == 1 and event.line == turn.accepted.line
-                if turn.before_reply is not None and not crossed and not _replied(run, turn, event):
-                    turn.before_reply.append(event)
-            if event.suggestions.malformed is None:
-                if event.suggestions.sent:
-                    current[sid] = event
-                    sent.setdefault(sid, set()).add(content(event))
-                else:
-                    current.pop(sid, None)
-        if turn is not None and _ends(run.version, event, turn):
-            turn.end = event
-            del open_turns[sid]
+            found.append(session.prompt(event))
+        else:
+            session.see(event)
     return found
+
+
+@dataclass
+class _Session:
+    """One session's walk through the run: its open turn, the list standing now, the lists it sent."""
+
+    run: Run
+    turn: Turn | None = None
+    current: Event | None = None  # the last non-empty list, until an empty one withdraws it
+    sent: set[str] = field(default_factory=set)
+
+    def prompt(self, event: Event) -> Turn:
+        self.turn = Turn(event, lists=[], before_reply=[], earlier=frozenset(self.sent))
+        if self.run.version == 1:
+            self.turn.standing = self.current
+        return self.turn
+
+    def see(self, event: Event) -> None:
+        turn = self.turn
+        if turn is not None and turn.accepted is None and _accepts(self.run.version, event):
+            turn.accepted = event
+            if self.run.version == 2:
+                turn.standing = self.current
+            if event.kind != "update":
+                return
+        if event.kind == "suggestions" and event.suggestions is not None:
+            self._list(event, event.suggestions)
+        if turn is not None and _ends(self.run.version, event, turn):
+            turn.end = event
+            self.turn = None
+
+    def _list(self, event: Event, found: SuggestionsEvent) -> None:
+        turn = self.turn
+        if turn is not None and turn.accepted is not None and turn.lists is not None:
+            turn.lists.append(event)
+            # v1 takes the turn's first update as its acceptance: a list in that very update may have
+            # crossed the prompt in transit, so it is not held against the agent.
+            crossed = self.run.version == 1 and event.line == turn.accepted.line
+            if turn.before_reply is not None and not crossed and not _replied(self.run, turn, event):
+                turn.before_reply.append(event)
+        if found.malformed is None:
+            if found.sent:
+                self.current = event
+                self.sent.add(content(event))
+            else:
+                self.current = None
 
 
 def _accepts(version: int, event: Event) -> bool:

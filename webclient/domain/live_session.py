@@ -33,7 +33,7 @@ from webclient.domain.file_requests import FileRequests
 from webclient.domain.files import FileAccess
 from webclient.domain.kept.entries import KeptCopy
 from webclient.domain.permissions import PermissionDesk
-from webclient.domain.prompt import ComposerAttachments, PromptRejected
+from webclient.domain.prompt import ComposerAttachments
 from webclient.domain.prompt_queue import WaitingPrompt
 from webclient.domain.protected import ProtectedPaths
 from webclient.domain.session_controls import SessionControls
@@ -123,10 +123,7 @@ class LiveSession(Generic[SinkT]):
 
     def submit_composed(self, text: str, kept: list[str], composer: ComposerAttachments) -> None:
         """Send what a tab's composer holds: its text and the attachments (by id) the user kept in it."""
-        try:
-            composed = composer.compose(text, kept, self.prompt_capabilities)
-        except PromptRejected as exc:
-            raise Refused(str(exc)) from None
+        composed = composer.compose(text, kept, self.prompt_capabilities)  # PromptRejected is Refused
         self.submit_blocks(composed.blocks)
         composer.clear()
 

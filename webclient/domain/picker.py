@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from webclient.acp.models import DISPLAYABLE_IMAGE_TYPES, ImagePart, ResourceLinkPart
+from webclient.errors import Refused
 
 SKIPPED_DIRS = frozenset(
     {
@@ -36,7 +37,7 @@ MAX_RESULTS = 20
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 
 
-class AttachmentRejected(ValueError):
+class AttachmentRejected(Refused):
     """The attachment cannot be added; the message is safe to show to the user."""
 
 

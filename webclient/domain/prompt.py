@@ -28,6 +28,7 @@ from webclient.acp.models import (
     ResourcePart,
     TextPart,
 )
+from webclient.errors import Refused
 
 MAX_ATTACHMENTS = 50
 # The most text a prompt may carry, counted over its text and the text of every attachment (images and
@@ -50,7 +51,7 @@ class Offered(Protocol):
     def blocks(self) -> Sequence[PromptBlock]: ...
 
 
-class PromptRejected(ValueError):
+class PromptRejected(Refused):
     """The composed prompt cannot be sent; the message is safe to show to the user."""
 
 

@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from webclient.domain.study_log import BadEvent, StudyEvent, checked
+from webclient.errors import Refused
 
 Assignment = Literal["alternating", "shuffled"]
 PARTICIPANT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 MAX_EVENTS = 200  # events one request may carry
 
 
-class StudyRefusal(ValueError):
+class StudyRefusal(Refused):
     """What a page asked of the study cannot be done; the text says why."""
 
 

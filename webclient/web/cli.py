@@ -115,37 +115,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Options that set the setting of their own name when given.
+_VALUES = ("agent", "config", "cwd", "host", "port", "suggestion_style", "protocol", "study", "presets")
+_LISTS = ("agent_env", "protected")
+# Switches: (the option's name, the setting it sets, to what).
+_SWITCHES = (
+    ("no_browser", "open_browser", False),
+    ("allow_remote", "allow_remote", True),
+    ("no_prompt_suggestions", "prompt_suggestions", False),
+    ("jetbrains_air_meta", "jetbrains_air", True),
+    ("present", "present", True),
+)
+
+
 def settings_from_args(argv: Sequence[str] | None = None) -> Settings:
     args = build_parser().parse_args(argv)
-    overrides: dict[str, Any] = {}
-    for name in (
-        "agent",
-        "config",
-        "cwd",
-        "host",
-        "port",
-        "suggestion_style",
-        "protocol",
-        "study",
-        "presets",
-    ):
-        value = getattr(args, name)
-        if value is not None:
-            overrides[name] = value
-    if args.agent_env:
-        overrides["agent_env"] = tuple(args.agent_env)
-    if args.no_browser:
-        overrides["open_browser"] = False
-    if args.allow_remote:
-        overrides["allow_remote"] = True
-    if args.no_prompt_suggestions:
-        overrides["prompt_suggestions"] = False
-    if args.jetbrains_air_meta:
-        overrides["jetbrains_air"] = True
-    if args.protected:
-        overrides["protected"] = tuple(args.protected)
-    if args.present:
-        overrides["present"] = True
+    overrides: dict[str, Any] = {
+        name: getattr(args, name) for name in _VALUES if getattr(args, name) is not None
+    }
+    overrides.update({name: tuple(getattr(args, name)) for name in _LISTS if getattr(args, name)})
+    overrides.update({setting: value for option, setting, value in _SWITCHES if getattr(args, option)})
     settings = Settings(**overrides)
     if settings.study is not None:
         settings = _with_study(settings)
@@ -187,26 +176,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         from webclient.check.cli import main as check
 
         return check(arguments[1:])
-    try:
-        settings = settings_from_args(argv)
-        settings.check_host()
-        missing = _missing_command(settings)  # reads the settings file now: a mistake in it stops the start
-        if missing:
-            print(missing, file=sys.stderr)
-            return 2
-    except ValidationError as exc:
-        print(f"webclient: {exc.errors()[0]['msg']}", file=sys.stderr)
-        return 2
-    except SettingsError as exc:
-        print(f"webclient: {exc}", file=sys.stderr)
+    settings = _startup_settings(argv)
+    if isinstance(settings, str):
+        print(settings, file=sys.stderr)
         return 2
     try:
         sock = bind(settings.host, settings.port)
     except OSError as exc:
         print(f"webclient: cannot listen on {settings.host}:{settings.port}: {exc.strerror}", file=sys.stderr)
         return 2
-    port = sock.getsockname()[1]
-    url = url_for(settings.host, port, settings.token)
+    _serve_until_stopped(settings, sock)
+    return 0
+
+
+def _startup_settings(argv: Sequence[str] | None) -> Settings | str:
+    """The settings to start with, or what stops the start (a line for stderr)."""
+    try:
+        settings = settings_from_args(argv)
+        settings.check_host()
+        missing = _missing_command(settings)  # reads the settings file now: a mistake in it stops the start
+    except ValidationError as exc:
+        return f"webclient: {exc.errors()[0]['msg']}"
+    except SettingsError as exc:
+        return f"webclient: {exc}"
+    return settings if missing is None else missing
+
+
+def _serve_until_stopped(settings: Settings, sock: socket.socket) -> None:
+    """Print the link, open the browser half a second later, and serve until interrupted."""
+    url = url_for(settings.host, sock.getsockname()[1], settings.token)
     opened: list[Path] = []
     launcher = threading.Timer(0.5, lambda: opened.append(open_browser(url)))
     # Ctrl+C must work from the moment the URL shows, also when the process inherited SIGINT ignored
@@ -230,7 +228,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             launcher.join()
         for path in opened:
             remove(path)
-    return 0
 
 
 def _exit_on_signal(signum: int, _frame: object) -> None:

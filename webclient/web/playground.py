@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass, field
+from typing import Annotated, cast
 from urllib.parse import parse_qs
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.requests import HTTPConnection
 
 from webclient.acp.models import NoticeLevel, SuggestionsEvent
 from webclient.acp.suggestion_input import MAX_INPUT_CHARS, InputError
 from webclient.agent_config import DEMO_KEY
-from webclient.domain.registry import SessionRegistry
 from webclient.errors import Refused
 from webclient.views import playground
-from webclient.views.live import LiveHub
+from webclient.web.served import Sessions
 
 NO_STORE = {"cache-control": "no-store"}
 # A url-encoded form is at most three bytes per character of the input, plus the small fields.
@@ -32,42 +34,56 @@ RENDER_SLOTS = 2
 MAX_PAGE_CHARS = 16 * 1024 * 1024
 
 
-def add_routes(app: FastAPI, sessions: SessionRegistry[LiveHub], workspace: str) -> None:
-    """The playground's routes; it shows lists as a session in `workspace` (the server's --cwd) would."""
+@dataclass(frozen=True)
+class Playground:
+    """The playground of one server: it shows lists as a session in `workspace` (the server's --cwd)
+    would, rendering `RENDER_SLOTS` at once."""
 
-    @app.get("/playground", response_class=HTMLResponse)
-    async def playground_page() -> HTMLResponse:
-        return HTMLResponse(playground.page(None, text="", fields=[], error=None), headers=NO_STORE)
+    workspace: str
+    slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(RENDER_SLOTS))
 
-    slots = asyncio.Semaphore(RENDER_SLOTS)
 
-    @app.post("/playground", response_class=HTMLResponse)
-    async def playground_show(request: Request) -> HTMLResponse:
-        text, fields, pick, error = await _form(request)
-        async with slots:
-            html, status = await asyncio.to_thread(_show, text, fields, pick, error, workspace)
-        return HTMLResponse(html, status_code=status, headers=NO_STORE)
+def _playground(connection: HTTPConnection) -> Playground:
+    return cast(Playground, connection.app.state.playground)
 
-    @app.post("/playground/send")
-    async def playground_send(request: Request) -> Response:
-        text, fields, pick, error = await _form(request)
-        try:
-            if error is not None:
-                raise InputError(error)
-            async with slots:
-                result = await asyncio.to_thread(playground.play, text, fields, pick, workspace)
-            live = sessions.new_session(DEMO_KEY)
-        except (InputError, Refused) as exc:
-            html = playground.page(None, text=text, fields=fields, error=str(exc))
-            return HTMLResponse(html, status_code=422, headers=NO_STORE)
-        # The list is offered once the demo agent has opened the session (opening starts with none).
-        deadline = time.monotonic() + OPEN_TIMEOUT
-        while live.state.session_id is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        # Offered as if the agent had sent it (the session's own path for an agent's list), and said so.
-        live.notice(NoticeLevel.INFO, "these suggestions came from the playground, not from the agent")
-        live.apply(SuggestionsEvent(result.state.suggestions))
-        return RedirectResponse(f"/s/{live.local_id}", status_code=303)
+
+Served = Annotated[Playground, Depends(_playground)]
+router = APIRouter()
+
+
+@router.get("/playground", response_class=HTMLResponse)
+async def playground_page() -> HTMLResponse:
+    return HTMLResponse(playground.page(None, text="", fields=[], error=None), headers=NO_STORE)
+
+
+@router.post("/playground", response_class=HTMLResponse)
+async def playground_show(request: Request, served: Served) -> HTMLResponse:
+    text, fields, pick, error = await _form(request)
+    async with served.slots:
+        html, status = await asyncio.to_thread(_show, text, fields, pick, error, served.workspace)
+    return HTMLResponse(html, status_code=status, headers=NO_STORE)
+
+
+@router.post("/playground/send")
+async def playground_send(request: Request, served: Served, sessions: Sessions) -> Response:
+    text, fields, pick, error = await _form(request)
+    try:
+        if error is not None:
+            raise InputError(error)
+        async with served.slots:
+            result = await asyncio.to_thread(playground.play, text, fields, pick, served.workspace)
+        live = sessions.new_session(DEMO_KEY)
+    except (InputError, Refused) as exc:
+        html = playground.page(None, text=text, fields=fields, error=str(exc))
+        return HTMLResponse(html, status_code=422, headers=NO_STORE)
+    # The list is offered once the demo agent has opened the session (opening starts with none).
+    deadline = time.monotonic() + OPEN_TIMEOUT
+    while live.state.session_id is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    # Offered as if the agent had sent it (the session's own path for an agent's list), and said so.
+    live.notice(NoticeLevel.INFO, "these suggestions came from the playground, not from the agent")
+    live.apply(SuggestionsEvent(result.state.suggestions))
+    return RedirectResponse(f"/s/{live.local_id}", status_code=303)
 
 
 def _show(text: str, fields: list[str], pick: int, error: str | None, workspace: str) -> tuple[str, int]:

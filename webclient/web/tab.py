@@ -17,8 +17,7 @@ from webclient.acp.wire_values import valid_text
 from webclient.aio import cancel_and_wait
 from webclient.domain.items import NoticeItem
 from webclient.domain.live_session import LiveSession
-from webclient.domain.picker import AttachmentRejected, file_part, find_files, image_part
-from webclient.domain.prompt import PromptRejected
+from webclient.domain.picker import file_part, find_files, image_part
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.stopping import stop_work
 from webclient.domain.suggestions import refuse_unread
@@ -231,16 +230,13 @@ class Tab:
 
     def _attach(self, action: AttachFileAction | AttachImageAction) -> None:
         """Add a file link or an image to this tab's composer, as a pill it sends with the prompt."""
-        try:
-            if isinstance(action, AttachFileAction):
-                part: ContentPart = file_part(self.registry.settings.cwd, action.path)
-            elif not self.live.prompt_capabilities.image:
-                raise Refused("this agent does not accept images in prompts")
-            else:
-                part = image_part(action.mime_type, action.data)
-            held = self.sub.composer.add(part, inline=isinstance(action, AttachFileAction))
-        except (AttachmentRejected, PromptRejected) as exc:
-            raise Refused(str(exc)) from None
+        if isinstance(action, AttachFileAction):
+            part: ContentPart = file_part(self.registry.settings.cwd, action.path)
+        elif not self.live.prompt_capabilities.image:
+            raise Refused("this agent does not accept images in prompts")
+        else:
+            part = image_part(action.mime_type, action.data)
+        held = self.sub.composer.add(part, inline=isinstance(action, AttachFileAction))
         self.sub.push(render.composer_pill(held, self.live.state.workspace))
 
 

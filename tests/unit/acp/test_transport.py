@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from tests.support.streams import FakeWriter
 from webclient.acp import wire_log
 from webclient.acp.transport import OFF_LOOP_BYTES, NdjsonTransport
+from webclient.acp.v1.connection import _Announcing
 
 
 def transport(data: bytes = b"", *, eof: bool = True) -> tuple[NdjsonTransport, list[str], FakeWriter]:
@@ -239,3 +241,17 @@ async def test_the_protocol_log_sizes_a_long_line_by_its_length_without_walking_
     assert not [v for v in walked if isinstance(v, dict) and "suggestions" in v]  # the long one: never walked
     assert walked[0] == small  # the short line is, as it always was (it is cheap)
     assert logged[1].size == real_size(small)
+
+
+async def test_the_channels_handed_to_the_sdk_are_its_private_transport_protocol() -> None:
+    # The SDK's `Connection` takes any `acp._transport.Transport`, a protocol private to the SDK: a release
+    # that changes it (a method more, another signature) would break every v1 session, and fails here first.
+    from acp._transport import Transport
+
+    assert {name for name in vars(Transport) if not name.startswith("_")} == {"send", "receive", "close"}
+    for channel in (NdjsonTransport, _Announcing):
+        for name in ("send", "receive", "close"):
+            ours, theirs = getattr(channel, name), getattr(Transport, name)
+            assert inspect.iscoroutinefunction(ours), f"{channel.__name__}.{name}"
+            assert list(inspect.signature(ours).parameters) == list(inspect.signature(theirs).parameters)
+    assert isinstance(transport()[0], Transport)

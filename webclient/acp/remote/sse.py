@@ -8,7 +8,8 @@ past `limit` bytes ends the stream with `EventTooLarge` instead of growing a buf
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator
 
 import httpx
 
@@ -19,10 +20,28 @@ class EventTooLarge(Exception):
 
 async def events(response: httpx.Response, limit: int) -> AsyncIterator[str]:
     """The data of each event of `response`'s body, in order."""
-    line: list[bytes] = []  # the pieces of a line whose end has not arrived yet
-    line_size = 0
     data: list[bytes] = []
     size = 0
+    async with contextlib.aclosing(_lines(response, limit)) as lines:
+        async for line in lines:
+            if not line:  # a blank line ends the event
+                if data:
+                    yield b"\n".join(data).decode("utf-8", errors="replace")
+                data, size = [], 0
+                continue
+            field, _, value = line.partition(b":")
+            if field == b"data":
+                value = value[1:] if value.startswith(b" ") else value
+                size += len(value) + 1
+                if size > limit:
+                    raise EventTooLarge(f"an event of the event stream passed {limit:,} bytes")
+                data.append(value)
+
+
+async def _lines(response: httpx.Response, limit: int) -> AsyncGenerator[bytes]:
+    """Each whole line of `response`'s body, without its end; EventTooLarge for a line past `limit`."""
+    line: list[bytes] = []  # the pieces of a line whose end has not arrived yet
+    line_size = 0
     held_cr = False  # a chunk ended in CR: its LF may start the next one
     async for chunk in response.aiter_bytes():
         if held_cr:
@@ -40,15 +59,4 @@ async def events(response: httpx.Response, limit: int) -> AsyncIterator[str]:
         complete = [b"".join(line), *parts[1:-1]]
         line, line_size = [parts[-1]], len(parts[-1])
         for each in complete:
-            if not each:  # a blank line ends the event
-                if data:
-                    yield b"\n".join(data).decode("utf-8", errors="replace")
-                data, size = [], 0
-                continue
-            field, _, value = each.partition(b":")
-            if field == b"data":
-                value = value[1:] if value.startswith(b" ") else value
-                size += len(value) + 1
-                if size > limit:
-                    raise EventTooLarge(f"an event of the event stream passed {limit:,} bytes")
-                data.append(value)
+            yield each
