@@ -32,7 +32,7 @@
   function spare(floor) {
     var conversation = document.getElementById("conversation");
     if (webclient.suggestionPlace && webclient.suggestionPlace.underAnswer()) {
-      var area = document.querySelector('[data-testid="suggestions-area"]');
+      var area = document.querySelector('[data-role="suggestions-area"]');
       return (1 - floor) * root.innerHeight - area.getBoundingClientRect().height;
     }
     if (!conversation) { return Infinity; }

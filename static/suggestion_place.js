@@ -9,7 +9,7 @@
   var webclient = root.webclient = root.webclient || {};
   var home = null;  // where the area was in the page as served: its parent and a marker after it
 
-  function area() { return document.querySelector('[data-testid="suggestions-area"]'); }
+  function area() { return document.querySelector('[data-role="suggestions-area"]'); }
   function slot() { return document.querySelector('[data-role="suggestions-under-answer"]'); }
 
   function wanted() {

@@ -25,7 +25,7 @@ def source(name: str) -> str:
 
 
 def templates() -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(TEMPLATES.glob("*.html")))
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(TEMPLATES.rglob("*.html")))
 
 
 @pytest.mark.parametrize("name", OURS)
