@@ -136,5 +136,11 @@ def new_test_session(shared_server: LiveServer, demo_state: Path) -> LiveServer:
     """
     fresh_session(shared_server, AGENT_STARTUP_TIMEOUT, stored_listed=True)
     forget_stored_sessions(demo_state)
-    local_id = fresh_session(shared_server, AGENT_STARTUP_TIMEOUT)
+    try:
+        local_id = fresh_session(shared_server, AGENT_STARTUP_TIMEOUT)
+    except AssertionError:
+        # A turn of the last test that ended only after the first pass (its session closed, the agent
+        # busy) was stored after the forgetting, and the new session lists it: forget it, open another.
+        forget_stored_sessions(demo_state)
+        local_id = fresh_session(shared_server, AGENT_STARTUP_TIMEOUT)
     return dataclasses.replace(shared_server, url=f"{shared_server.base}/s/{local_id}")
