@@ -28,7 +28,7 @@ from webclient.views.live_sync import DigestBeacon, digest
 from webclient.views.markdown_stream import answer_text
 from webclient.views.regions import is_region
 from webclient.views.rendered import Rendered
-from webclient.views.streamed import Shown, Stream
+from webclient.views.streamed import Shown, Stream, render_tail
 from webclient.views.subscriber import Subscriber
 from webclient.views.weight import heavy, suggestions_size, text_size
 
@@ -52,6 +52,7 @@ class LiveHub:
         # Each streamed answer's shared reading, and the renders of long open tails that are due.
         self._streams: dict[str, Stream] = {}
         self._format_timers: dict[str, asyncio.TimerHandle] = {}
+        self._formatting: dict[str, asyncio.Task[None]] = {}  # long tails being rendered off the loop
         # Cards whose terminal output some tab was sent as appended text, due to be rendered whole.
         self._settle_timers: dict[str, asyncio.TimerHandle] = {}
         self._settling: set[str] = set()
@@ -72,6 +73,8 @@ class LiveHub:
             self._task = None
         for timer in [*self._format_timers.values(), *self._settle_timers.values()]:
             timer.cancel()
+        for task in list(self._formatting.values()):
+            await cancel_and_wait(task)
         self._format_timers.clear()
         self._settle_timers.clear()
         self._beacon.stop()
@@ -264,7 +267,7 @@ class LiveHub:
         loop = asyncio.get_running_loop()
         for entry in entries:
             stream = self._streams.get(entry.id)
-            if stream is None or entry.id in self._format_timers:
+            if stream is None or entry.id in self._format_timers or entry.id in self._formatting:
                 continue
             if any((c := sub.streamed.get(entry.id)) is not None and c.raw for sub in self._subscribers):
                 self._format_timers[entry.id] = loop.call_at(stream.format_due, self._format_due, entry.id)
@@ -284,8 +287,25 @@ class LiveHub:
         self.mark([entry_id])
 
     def _format_due(self, entry_id: str) -> None:
+        """A long tail's render is due: made on a worker thread, so the chunks behind it are not held for
+        it (the next frame sends it); a tail grown short again is rendered by the next frame."""
         del self._format_timers[entry_id]
-        self.mark([entry_id])
+        stream = self._streams.get(entry_id)
+        job = stream.tail_job() if stream is not None else None
+        if stream is None or job is None:
+            self.mark([entry_id])
+            return
+        self._formatting[entry_id] = asyncio.create_task(self._format(entry_id, stream, job))
+
+    async def _format(self, entry_id: str, stream: Stream, job: tuple[int, str]) -> None:
+        try:
+            done = await asyncio.to_thread(render_tail, entry_id, job)
+            stream.rendered(job, done, asyncio.get_running_loop().time())
+            # A frame either way: it sends the render, or (the answer moved on meanwhile) schedules the
+            # next one for a tab still showing raw text.
+            self.mark([entry_id])
+        finally:
+            self._formatting.pop(entry_id, None)
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

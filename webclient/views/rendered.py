@@ -45,6 +45,7 @@ class Rendered:
         stream = self._streams.get(entry_id)
         if stream is None:
             stream = self._streams[entry_id] = Stream()
+            stream.off_loop = True  # the hub renders its long tail on a worker thread
         return stream
 
     def finished_end(self, entry_id: str, text: str) -> int:
