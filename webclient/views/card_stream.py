@@ -65,9 +65,7 @@ def card_append(
     """What a tab showing `shown` of `item` is sent when its content only gained entries and its
     terminals' output only grew, and what it shows then; None when the card must be rendered whole.
     `entries_added(start)`: the frame that appends the content's entries from `start` on."""
-    if shown is None:
-        return None
-    if len(item.content) < shown.entries:
+    if shown is None or len(item.content) < shown.entries:
         return None
     views = _views(item, terminals, shown.terminals)
     if _shell(item, views) != shown.shell:
@@ -78,6 +76,23 @@ def card_append(
         if shown.entries == 0 or any(entry.kind == "terminal" for entry in new):
             return None  # no content shown yet, or a terminal added: the card whole
         parts.append(entries_added(shown.entries))
+    grown = _outputs_added(item.id, views, shown, parts)
+    if grown is None:
+        return None
+    outputs, raw = grown
+    if raw > SHOWN_CHARS:
+        return None  # the page would show far more than the card does: render it whole, the tail again
+    return "".join(parts), CardShown(shown.shell, len(item.content), shown.terminals, outputs, raw)
+
+
+Outputs = tuple[tuple[int, int] | None, ...]
+
+
+def _outputs_added(
+    item_id: str, views: Views, shown: CardShown, parts: list[str]
+) -> tuple[Outputs, int] | None:
+    """Each terminal's output the tab does not show yet, appended to `parts` as frames; what the tab shows
+    then, and the raw characters it was sent since the card was last whole. None: the card whole."""
     outputs: list[tuple[int, int] | None] = []
     raw = shown.raw
     for (index, view), had in zip(views, shown.outputs, strict=True):
@@ -95,12 +110,10 @@ def card_append(
             if added is None:
                 return None
             raw += len(added)
-            into = escape(output_id(item.id, index))
+            into = escape(output_id(item_id, index))
             parts.append(f'<div hx-swap-oob="beforeend:#{into}">{escape(added)}</div>')
         outputs.append(now)
-    if raw > SHOWN_CHARS:
-        return None  # the page would show far more than the card does: render it whole, the tail again
-    return "".join(parts), CardShown(shown.shell, len(item.content), shown.terminals, tuple(outputs), raw)
+    return tuple(outputs), raw
 
 
 def appended_text(output: str, start: int) -> str | None:
