@@ -28,7 +28,7 @@ from webclient.views.live_sync import DigestBeacon, digest
 from webclient.views.markdown_stream import answer_text
 from webclient.views.regions import is_region
 from webclient.views.rendered import Rendered
-from webclient.views.streamed import Shown, Stream, render_tail
+from webclient.views.streamed import LONG_MARKDOWN, Shown, Stream, render_tail
 from webclient.views.subscriber import Subscriber
 from webclient.views.weight import heavy, suggestions_size, text_size
 
@@ -172,12 +172,13 @@ class LiveHub:
         sizes = [self._work(entry, taken.now) for entry in taken.entries]
         if Aspect.SUGGESTIONS in taken.dirty:
             sizes.append(suggestions_size(self.state.suggestions))
-        # One huge chunk, tool update or diff, or a long suggestion list: rendered off the loop, so other
-        # tabs are served meanwhile.
+        # One huge chunk, tool update or diff, a long suggestion list, or a long block of an answer to
+        # render as Markdown: rendered off the loop, so other tabs are served meanwhile.
         # The state may change while it renders; whatever changes is marked again and goes out next.
+        off_loop = heavy(sizes) or self._markdown_work(taken) > LONG_MARKDOWN
         self._rendering = True
         try:
-            frames = await asyncio.to_thread(self._render, taken) if heavy(sizes) else self._render(taken)
+            frames = await asyncio.to_thread(self._render, taken) if off_loop else self._render(taken)
         finally:
             self._rendering = False
         self._deliver(taken, frames)
@@ -209,6 +210,15 @@ class LiveHub:
         if stream is not None and text is not None:
             return stream.work(text, now)
         return text_size(entry, self.state.terminals)
+
+    def _markdown_work(self, taken: _Taken) -> int:
+        """The characters of streamed answers' Markdown this frame renders (see `Stream.markdown_work`)."""
+        total = 0
+        for entry in taken.entries:
+            stream, text = self._streams.get(entry.id), answer_text(entry)
+            if stream is not None and text is not None:
+                total += stream.markdown_work(text, taken.now)
+        return total
 
     def _render(self, taken: _Taken) -> list[tuple[Subscriber, str]]:
         regions = "".join(render.region(self.state, key) for key in sorted(taken.dirty) if is_region(key))

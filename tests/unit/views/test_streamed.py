@@ -18,7 +18,7 @@ from webclient.domain.state import SessionState
 from webclient.views import render, streamed
 from webclient.views.live import LiveHub
 from webclient.views.markdown import render_markdown
-from webclient.views.streamed import FORMAT_INTERVAL, SHORT_TAIL, Shown, Stream, StreamFrame
+from webclient.views.streamed import FORMAT_INTERVAL, LONG_MARKDOWN, SHORT_TAIL, Shown, Stream, StreamFrame
 from webclient.views.weight import OFF_LOOP_CHARS
 
 ID = "msg-x"
@@ -180,4 +180,33 @@ async def test_a_long_tails_render_runs_on_a_worker_thread_while_its_chunks_keep
         assert "<p>word word" in frame and " chunk5" in frame
     finally:
         release.set()
+        await hub.stop()
+
+
+async def test_a_long_block_that_finishes_is_rendered_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    renders: list[tuple[int, str]] = []
+
+    def recording(text: str) -> Markup:
+        renders.append((len(text), threading.current_thread().name))
+        return render_markdown(text)
+
+    monkeypatch.setattr(streamed, "render_markdown", recording)
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
+    hub.start()
+    try:
+        sub = hub.subscribe()
+        sub.frames.get_nowait()
+        items = [f"- item {n}\n" for n in range(LONG_MARKDOWN // 8)]
+        frames: list[str] = []
+        for chunk in (items[0], "".join(items[1:]), "\nAfter the list."):
+            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=chunk))))
+            frame = await asyncio.wait_for(sub.frames.get(), 30)
+            assert frame is not None
+            frames.append(frame)
+        assert f"<li>item {len(items) - 1}</li>" in frames[-1]  # the finished list, rendered
+        long = [thread for size, thread in renders if size > LONG_MARKDOWN]
+        assert long and threading.main_thread().name not in long
+    finally:
         await hub.stop()
