@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -14,7 +15,7 @@ from webclient.domain.live_session import LiveSession
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import SessionState
 from webclient.settings import Settings
-from webclient.views import assets, render
+from webclient.views import assets, hidden_chars, render
 from webclient.views.full_texts import full_text
 from webclient.views.inspector import InspectorFeed
 from webclient.views.live import LiveHub
@@ -48,10 +49,13 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Off the loop, while nobody waits yet (its first use would hold the loop in the first turn).
+        prepared = asyncio.create_task(asyncio.to_thread(hidden_chars.prepare), name="prepare-hidden-chars")
         await sessions.start()
         try:
             yield
         finally:
+            await prepared
             await sessions.shutdown()
             studies.close()
 
