@@ -85,6 +85,26 @@ def card_append(
     return "".join(parts), CardShown(shown.shell, len(item.content), shown.terminals, outputs, raw)
 
 
+def card_ahead(
+    item: ToolCallItem,
+    terminals: Mapping[str, TerminalView],
+    shown: CardShown | None,
+    entries_added: Callable[[int], str],
+) -> str | None:
+    """What `item` gained since `shown` (entries of its content, its terminals' output), as `card_append`
+    sends it, when its content was not replaced but something else of it changed too (the call completed
+    with its last lines): sent ahead of the card rendered whole, which its caller sends a frame later, so
+    what arrived last does not wait for that render. None: nothing to send ahead."""
+    if shown is None or item.content_epoch != shown.shell[_CONTENT_EPOCH]:
+        return None
+    views = _views(item, terminals, shown.terminals) if len(item.content) >= shown.entries else None
+    if views is None:
+        return None
+    now = CardShown(_shell(item, views), shown.entries, shown.terminals, shown.outputs, shown.raw)
+    appended = card_append(item, terminals, now, entries_added)
+    return appended[0] if appended is not None and appended[0] else None
+
+
 Outputs = tuple[tuple[int, int] | None, ...]
 
 
@@ -141,6 +161,9 @@ def _views(item: ToolCallItem, terminals: Mapping[str, TerminalView], at: tuple[
 
 def _output(view: TerminalView | None) -> tuple[int, int] | None:
     return None if view is None else (view.epoch, len(view.output))
+
+
+_CONTENT_EPOCH = 3  # where `_shell` has the content's epoch
 
 
 def _shell(item: ToolCallItem, views: Views) -> tuple[object, ...]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from webclient.aio import cancel_and_wait
 from webclient.domain.items import Item, ToolCallItem
@@ -222,7 +222,7 @@ class LiveHub:
 
     def _render(self, taken: _Taken) -> list[tuple[Subscriber, str]]:
         regions = "".join(render.region(self.state, key) for key in sorted(taken.dirty) if is_region(key))
-        rendered = Rendered(self.state, self._streams, taken.now, taken.settle)
+        rendered = Rendered(self.state, self._streams, taken.now, taken.settle, taken.ahead)
         return [(sub, regions + self._entries_for(sub, taken.entries, rendered)) for sub in taken.subscribers]
 
     def _deliver(self, taken: _Taken, frames: list[tuple[Subscriber, str]]) -> None:
@@ -234,6 +234,9 @@ class LiveHub:
             if sub.dropped:
                 self._subscribers.discard(sub)
         self.frames_sent += 1
+        if taken.ahead:  # sent what they gained ahead: the cards whole in the next frame
+            self._settling |= taken.ahead
+            self.mark(taken.ahead)
         self._beacon.frame_sent()
         self._schedule_formats(taken.entries)
         self._schedule_settles(taken.entries)
@@ -252,10 +255,9 @@ class LiveHub:
                     html.append(frame)
                     continue
             if isinstance(entry, ToolCallItem) and entry.id in sub.known_items:
-                appended = rendered.card_append(entry, sub.cards.get(entry.id))
-                if appended is not None:  # only its terminals' output grew: what was added
-                    frame, sub.cards[entry.id] = appended
-                    html.append(frame)
+                grown = LiveHub._card_grown(sub, entry, rendered)
+                if grown is not None:
+                    html.append(grown)
                     continue
             if entry.id in sub.known_items:
                 html.append(rendered.item(entry, oob=True))
@@ -271,6 +273,16 @@ class LiveHub:
         if new:
             html.append(render.append_items("".join(new)))
         return "".join(html)
+
+    @staticmethod
+    def _card_grown(sub: Subscriber, entry: ToolCallItem, rendered: Rendered) -> str | None:
+        """What a card the tab has gained, to append to it; None: the card whole."""
+        appended = rendered.card_append(entry, sub.cards.get(entry.id))
+        if appended is not None:  # only its content and its terminals' output grew: what was added
+            frame, sub.cards[entry.id] = appended
+            return frame
+        # Something else changed too: what it gained now, the card whole in the next frame.
+        return rendered.card_ahead(entry, sub.cards.get(entry.id))
 
     def _schedule_formats(self, entries: list[Item]) -> None:
         """A tab left showing raw text of an open block gets it rendered as Markdown when that is due."""
@@ -367,3 +379,4 @@ class _Taken:
     wire: Batch | None
     now: float
     settle: set[str]  # cards to render whole for a tab that was sent appended output
+    ahead: set[str] = field(default_factory=set)  # filled as it renders: cards to render whole next
