@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import io
 import json
 import os
@@ -44,6 +45,9 @@ class LoopWatch:
         self._report = report
         self.long: list[tuple[float, str]] = []  # (ms, callback)
         self._profile: cProfile.Profile | None = None
+        # Every pass of the cyclic garbage collector, on whichever thread: (generation, ms, collected).
+        self.collections: list[tuple[int, float, int]] = []
+        self._collecting = 0.0
 
     def install(self) -> None:
         from asyncio import events
@@ -61,11 +65,20 @@ class LoopWatch:
                     watch.long.append((took * 1000, _callback(handle)))
 
         events.Handle._run = timed  # type: ignore[method-assign]
+        gc.callbacks.append(self._gc)
         signal.signal(signal.SIGUSR1, lambda *_: self.start())
         signal.signal(signal.SIGUSR2, lambda *_: self.dump())
 
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        else:
+            took = (time.perf_counter() - self._collecting) * 1000
+            self.collections.append((info["generation"], took, info["collected"]))
+
     def start(self) -> None:
         self.long = []
+        self.collections = []
         self._profile = cProfile.Profile()
         self._profile.enable()  # the thread the signal handler runs on: the loop's
 
@@ -78,7 +91,12 @@ class LoopWatch:
         stats = pstats.Stats(self._profile, stream=out)
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(40)
-        data = {"long": sorted(self.long, reverse=True)[:30], "profile": out.getvalue()}
+        data = {
+            "long": sorted(self.long, reverse=True)[:30],
+            "profile": out.getvalue(),
+            "gc": self.collections,
+            "objects": len(gc.get_objects()),
+        }
         self._report.write_text(json.dumps(data))
         self._profile = None
 
@@ -109,7 +127,7 @@ def serve(argv: list[str], hold_ms: float, report: Path) -> int:
 # --- the driver -----------------------------------------------------------------------------------------
 
 
-async def run(workloads: list[str], hold_ms: float, save: Path | None) -> None:
+async def run(workloads: list[str], hold_ms: float, save: Path | None, keep: bool = True) -> None:
     import cdp  # bench/: run as a script, this file's directory is on the path
     import streaming
 
@@ -118,7 +136,8 @@ async def run(workloads: list[str], hold_ms: float, save: Path | None) -> None:
             report = Path(tmp) / "loop.json"
             argv = [sys.executable, str(SCRIPT), "--serve", str(hold_ms), str(report)]
             argv += ["--", "--port", "0", "--no-browser", "--cwd", tmp, "--agent", " ".join(streaming.AGENT)]
-            with streaming.server(argv, streaming.ROOT) as (process, url):
+            env = streaming.webclient_env(Path(tmp), keep)
+            with streaming.server(argv, streaming.ROOT, env) as (process, url):
                 async with cdp.launch() as browser:
                     page = await browser.new_page()
                     try:
@@ -126,9 +145,9 @@ async def run(workloads: list[str], hold_ms: float, save: Path | None) -> None:
                         await page.wait_for(streaming.READY)
                         await page.evaluate(streaming.PROBE)
                         # A small one first: the templates compiled, the page's first frames sent.
-                        name = workload.split()[0]
+                        name, _, *rest = workload.split()  # the same workload, 100 of it
                         await streaming.in_page(
-                            page, streaming.WEBCLIENT_SEND, f"{name} 100", process.pid, None
+                            page, streaming.WEBCLIENT_SEND, " ".join([name, "100", *rest]), process.pid, None
                         )
                         await page.wait_for(streaming.READY)
                         os.kill(process.pid, signal.SIGUSR1)
@@ -147,11 +166,24 @@ async def run(workloads: list[str], hold_ms: float, save: Path | None) -> None:
             f"\n## {workload}: prompt -> end {result.seconds:.2f} s, other tabs' worst wait "
             f"{result.loop_lag_ms:.0f} ms, server CPU {result.server_cpu:.2f} s"
         )
+        _print_collections(data["gc"], data["objects"])
         print(f"callbacks over {hold_ms:g} ms (ms, callback):")
         for ms, name in data["long"][:12]:
             print(f"  {ms:7.1f}  {name}")
         print("the loop thread's profile:")
         print(data["profile"])
+
+
+def _print_collections(collections: list[tuple[int, float, int]], objects: int) -> None:
+    """The garbage collector's passes by generation: how many, their total and their longest."""
+    print(f"objects the collector tracks at the end: {objects}")
+    for generation in (0, 1, 2):
+        times = [ms for g, ms, _ in collections if g == generation]
+        if times:
+            print(
+                f"  generation {generation}: {len(times)} passes, {sum(times):.1f} ms in all, "
+                f"longest {max(times):.1f} ms"
+            )
 
 
 async def _written(report: Path) -> None:
@@ -170,9 +202,10 @@ def main() -> None:
     parser.add_argument("workloads", nargs="*", default=["big 5000000", "tool 5000000", "diff 5000000"])
     parser.add_argument("--hold", type=float, default=5.0, help="a callback longer than this (ms) is long")
     parser.add_argument("--save", type=Path, help="a folder to keep each workload's pstats file in")
+    parser.add_argument("--no-keep", action="store_true", help="the server keeps no transcript")
     args = parser.parse_args()
     os.chdir(HERE.parent)
-    asyncio.run(run(args.workloads, args.hold, args.save))
+    asyncio.run(run(args.workloads, args.hold, args.save, not args.no_keep))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ inside the page with `performance.now()` and a MutationObserver and read afterwa
 `--runs` runs, the ratios next to the issue's targets, and the servers' CPU and RSS. It asserts nothing.
 
     .venv/bin/python bench/streaming.py [--runs 3] [--flood 20000] [--stamped 400] [--rate 200] \\
-        [--long 20000] [--long-rate 2000] [--history 30000] [--big 5000000]
+        [--long 20000] [--long-rate 2000] [--history 30000] [--big 5000000] [--no-keep] [--only WORD...]
 """
 
 from __future__ import annotations
@@ -131,11 +131,19 @@ class Result:
 
 
 @contextmanager
-def server(argv: list[str], cwd: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+def server(
+    argv: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """Start a server that prints its URL; yield it and the URL; stop and reap it."""
     # Its own process group, so stopping it stops what it started too (make's child, the agent).
     process = subprocess.Popen(
-        argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        argv,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
     )
     try:
         assert process.stdout is not None
@@ -205,18 +213,31 @@ async def in_page(page: cdp.Page, send: str, workload: str, pid: int, base: str 
     )
 
 
+def webclient_env(workspace: Path, keep: bool) -> dict[str, str]:
+    """The server's environment: its state (the kept transcripts) in a folder of this run's own, so every
+    session prompted is kept as a user's is, in a fresh store; `keep` False switches the keeping off."""
+    state = workspace / "state"
+    return {**os.environ, "WEBCLIENT_STATE_DIR": str(state), "WEBCLIENT_KEEP_TRANSCRIPTS": str(int(keep))}
+
+
 async def run_browser_system(
-    name: str, browser: cdp.Browser, workloads: list[str], workspace: Path, agent: list[str] = AGENT
+    name: str,
+    browser: cdp.Browser,
+    workloads: list[str],
+    workspace: Path,
+    agent: list[str] = AGENT,
+    keep: bool = True,
 ) -> dict[str, Result]:
+    env = None
     if name == "webclient":
         argv = [sys.executable, "-m", "webclient", "--port", "0", "--no-browser", "--cwd", str(workspace)]
         argv += ["--agent", " ".join(agent), "--protocol", "2" if agent is AGENT_V2 else "1"]
-        send = WEBCLIENT_SEND
+        send, env = WEBCLIENT_SEND, webclient_env(workspace, keep)
     else:
         argv = [sys.executable, str(ROOT / "bench" / "relay.py"), *AGENT]
         send = RELAY_SEND
     results: dict[str, Result] = {}
-    with server(argv, ROOT) as (process, url):
+    with server(argv, ROOT, env) as (process, url):
         base = url.split("/?", 1)[0] if name == "webclient" else None
         for workload in workloads:
             # A fresh tab per workload, as a user would open one: what an earlier workload left in a
@@ -268,10 +289,12 @@ def run_sdk(workload: str) -> Result:
 # --- memory and start-up (webclient only) ---------------------------------------------------------------
 
 
-async def memory(browser: cdp.Browser, workspace: Path, flood: int, sessions: int) -> dict[str, float]:
+async def memory(
+    browser: cdp.Browser, workspace: Path, flood: int, sessions: int, keep: bool
+) -> dict[str, float]:
     argv = [sys.executable, "-m", "webclient", "--port", "0", "--no-browser", "--cwd", str(workspace)]
     argv += ["--agent", " ".join(AGENT)]
-    with server(argv, ROOT) as (process, url):
+    with server(argv, ROOT, webclient_env(workspace, keep)) as (process, url):
         page = await browser.new_page()
         try:
             await page.goto(url)
@@ -369,44 +392,91 @@ def mark(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
+@dataclass
+class Figures:
+    """The runs of one benchmark, read as medians over the repetitions."""
+
+    runs: dict[str, dict[str, list[Result]]]
+
+    def has(self, system: str, workload: str) -> bool:
+        return bool(self.runs[system].get(workload))
+
+    def med(self, system: str, workload: str, attr: str) -> float:
+        return median([getattr(r, attr) for r in self.runs[system].get(workload, [])])
+
+    def lat(self, system: str, workload: str, p: float) -> float:
+        return median([percentile(r.latencies, p) for r in self.runs[system].get(workload, [])])
+
+    def tail(self, system: str, workload: str) -> str:
+        """p50/p99/worst of one system's latencies, or "-" when it did not run this."""
+        if not self.has(system, workload):
+            return "-"
+        return "/".join(f"{self.lat(system, workload, p):.1f}" for p in (50, 99, 100))
+
+
 def report(
     args: argparse.Namespace,
     runs: dict[str, dict[str, list[Result]]],
-    mem: dict[str, float],
+    mem: dict[str, float] | None,
     start: dict[str, float],
 ) -> None:
-    flood = f"flood {args.flood}"
-    md = f"markdown {args.markdown}"
-    big, tool, diff = (f"{name} {args.big}" for name in ("big", "tool", "diff"))
-
-    def med(system: str, workload: str, attr: str) -> float:
-        return median([getattr(r, attr) for r in runs[system][workload]])
-
-    def lat(system: str, workload: str, p: float) -> float:
-        return median([percentile(r.latencies, p) for r in runs[system][workload]])
-
+    figures = Figures(runs)
     print(f"\n{args.runs} runs, medians. Python {sys.version.split()[0]}, {_machine()}")
+    print(f"Load average before the report: {_load()}; transcripts kept: {'no' if args.no_keep else 'yes'}")
     print("\n| workload | relay | webclient | SDK floor | target | |\n|---|---|---|---|---|---|")
-    w, r, s = (med(x, flood, "seconds") for x in ("webclient", "relay", "sdk"))
-    print(
-        f"| {flood}: prompt -> last chunk in the DOM | {r:.2f} s | {w:.2f} s ({w / r:.2f}x relay, "
-        f"{w / s:.2f}x floor) | {s:.2f} s | <= 0.6x relay, <= 1.5x floor | "
-        f"{mark(w <= 0.6 * r and w <= 1.5 * s)} |"
-    )
-    for workload, shape in stamped_workloads(args):
-        cells = {x: "/".join(f"{lat(x, workload, p):.1f}" for p in (50, 95, 99)) for x in SYSTEMS}
-        p50, p99 = lat("webclient", workload, 50), lat("webclient", workload, 99)
+    for section in (
+        report_flood_time,
+        report_stamped,
+        report_long,
+        report_cpu_growth,
+        report_v2,
+        report_history,
+        report_flood_cpu,
+        report_big,
+    ):
+        section(args, figures)
+    report_memory(args, mem)
+    report_startup(start)
+
+
+def report_flood_time(args: argparse.Namespace, f: Figures) -> None:
+    flood = f"flood {args.flood}"
+    if f.has("webclient", flood):
+        w, r, s = (f.med(x, flood, "seconds") for x in ("webclient", "relay", "sdk"))
         print(
-            f"| {workload} ({shape}): stamp -> DOM p50/p95/p99 ms | {cells['relay']} | "
-            f"{cells['webclient']} | {cells['sdk']} | p50 <= 10, p99 <= 30 | "
+            f"| {flood}: prompt -> last chunk in the DOM | {r:.2f} s | {w:.2f} s ({w / r:.2f}x relay, "
+            f"{w / s:.2f}x floor) | {s:.2f} s | <= 0.6x relay, <= 1.5x floor | "
+            f"{mark(w <= 0.6 * r and w <= 1.5 * s)} |"
+        )
+
+
+def report_stamped(args: argparse.Namespace, f: Figures) -> None:
+    """Every shape streamed at the stamped rate, the ACP v2 tool call's content with them."""
+    shapes = [*stamped_workloads(args), (v2_workloads(args)[0], "one tool call's content, ACP v2")]
+    for workload, shape in shapes:
+        if not f.has("webclient", workload):
+            continue
+        p50, p99 = f.lat("webclient", workload, 50), f.lat("webclient", workload, 99)
+        print(
+            f"| {workload} ({shape}): stamp -> DOM p50/p99/worst ms | {f.tail('relay', workload)} | "
+            f"{f.tail('webclient', workload)} | {f.tail('sdk', workload)} | p50 <= 10, p99 <= 30 | "
             f"{mark(p50 <= 10 and p99 <= 30)} |"
         )
+
+
+def report_long(args: argparse.Namespace, f: Figures) -> None:
     for long, shape in long_workloads(args):
-        seconds = med("webclient", long, "seconds")
-        print(f"| {long} ({shape}): prompt -> end in the DOM | - | {seconds:.2f} s | - | - | |")
+        if f.has("webclient", long):
+            seconds = f.med("webclient", long, "seconds")
+            print(f"| {long} ({shape}): prompt -> end in the DOM | - | {seconds:.2f} s | - | - | |")
+
+
+def report_cpu_growth(args: argparse.Namespace, f: Figures) -> None:
     for workload, shape in [*stamped_workloads(args), *long_workloads(args)]:
-        first, last = med("webclient", workload, "cpu_start_us"), med("webclient", workload, "cpu_end_us")
-        relay = runs["relay"][workload]
+        if not f.has("webclient", workload):
+            continue
+        first, last = f.med("webclient", workload, "cpu_start_us"), f.med("webclient", workload, "cpu_end_us")
+        relay = f.runs["relay"].get(workload, [])
         rf, rl = (median([getattr(x, a) for x in relay]) for a in ("cpu_start_us", "cpu_end_us"))
         relay_cell = f"{rf:.0f} -> {rl:.0f} us" if relay else "-"
         print(
@@ -414,51 +484,80 @@ def report(
             f"{first:.0f} -> {last:.0f} us ({last / max(first, 1e-9):.2f}x) | - | last <= 1.5x first | "
             f"{mark(last <= 1.5 * first)} |"
         )
+
+
+def report_v2(args: argparse.Namespace, f: Figures) -> None:
     for workload in v2_workloads(args):
-        first, last = med("webclient", workload, "cpu_start_us"), med("webclient", workload, "cpu_end_us")
-        p50, p99 = lat("webclient", workload, 50), lat("webclient", workload, 99)
+        if not f.has("webclient", workload):
+            continue
+        first, last = f.med("webclient", workload, "cpu_start_us"), f.med("webclient", workload, "cpu_end_us")
         print(
-            f"| {workload} (one tool call's content, ACP v2): stamp -> DOM p50/p99 ms; server CPU a chunk, "
-            f"first -> last quarter | - | {p50:.1f}/{p99:.1f}; {first:.0f} -> {last:.0f} us "
-            f"({last / max(first, 1e-9):.2f}x) | - | last <= 1.5x first | {mark(last <= 1.5 * first)} |"
+            f"| {workload} (one tool call's content, ACP v2): stamp -> DOM p50/p99/worst ms; server CPU a "
+            f"chunk, first -> last quarter | - | {f.tail('webclient', workload)}; "
+            f"{first:.0f} -> {last:.0f} us ({last / max(first, 1e-9):.2f}x) | - | last <= 1.5x first | "
+            f"{mark(last <= 1.5 * first)} |"
         )
+
+
+def report_history(args: argparse.Namespace, f: Figures) -> None:
     after = history_workload(args)
     empty, before = stamped_workloads(args)[0][0], before_workload(after)
-    e = (med("webclient", before, "cpu_start_us") + med("webclient", before, "cpu_end_us")) / 2
-    a = (med("webclient", after, "cpu_start_us") + med("webclient", after, "cpu_end_us")) / 2
+    if not f.has("webclient", after):
+        return
+    e = (f.med("webclient", before, "cpu_start_us") + f.med("webclient", before, "cpu_end_us")) / 2
+    a = (f.med("webclient", after, "cpu_start_us") + f.med("webclient", after, "cpu_end_us")) / 2
     ratio = a / max(e, 1e-9)
     print(
         f"| {empty} after {args.history} tool calls, a tab rendering nothing: server CPU a chunk | - | "
-        f"{a:.0f} us ({ratio:.2f}x the same before them, {e:.0f} us) | - | <= 1.5x | {mark(a <= 1.5 * e)} |"
+        f"{a:.0f} us ({ratio:.2f}x the same before them, {e:.0f} us) | - | <= 1.5x | "
+        f"{mark(a <= 1.5 * e)} |"
     )
-    p50, p99 = lat("webclient", after, 50), lat("webclient", after, 99)
     print(
-        f"| {empty} after {args.history} tool calls: stamp -> frame received p50/p99 ms | - | "
-        f"{p50:.1f}/{p99:.1f} (before them {lat('webclient', before, 50):.1f}/"
-        f"{lat('webclient', before, 99):.1f}) | - | - | |"
+        f"| {empty} after {args.history} tool calls: stamp -> frame received p50/p99/worst ms | - | "
+        f"{f.tail('webclient', after)} (before them {f.tail('webclient', before)}) | - | - | |"
     )
-    wc, sc = med("webclient", flood, "server_cpu"), med("sdk", flood, "server_cpu")
+
+
+def report_flood_cpu(args: argparse.Namespace, f: Figures) -> None:
+    flood = f"flood {args.flood}"
+    if not f.has("webclient", flood):
+        return
+    wc, sc = f.med("webclient", flood, "server_cpu"), f.med("sdk", flood, "server_cpu")
     print(
-        f"| server CPU for {flood} | - | {wc:.2f} s ({wc / args.flood * 1e6:.0f} us a chunk, {wc / sc:.2f}x "
-        f"floor) | {sc:.2f} s | <= 1.5x floor | {mark(wc <= 1.5 * sc)} |"
+        f"| server CPU for {flood} | - | {wc:.2f} s ({wc / args.flood * 1e6:.0f} us a chunk, "
+        f"{wc / sc:.2f}x floor) | {sc:.2f} s | <= 1.5x floor | {mark(wc <= 1.5 * sc)} |"
     )
-    wb, rb = med("webclient", flood, "browser_cpu"), med("relay", flood, "browser_cpu")
+    wb, rb = f.med("webclient", flood, "browser_cpu"), f.med("relay", flood, "browser_cpu")
     print(f"| browser main thread for {flood} | {rb:.2f} s | {wb:.2f} s ({wb / rb:.2f}x relay) | - | - | |")
-    for workload in (md, big, tool, diff):
-        w, r = med("webclient", workload, "seconds"), med("relay", workload, "seconds")
-        s = med("sdk", workload, "seconds")
-        lag = med("webclient", workload, "loop_lag_ms")
+
+
+def report_big(args: argparse.Namespace, f: Figures) -> None:
+    md = f"markdown {args.markdown}"
+    for workload in (md, *(f"{name} {args.big}" for name in ("big", "tool", "diff"))):
+        if not f.has("webclient", workload):
+            continue
+        w, r = f.med("webclient", workload, "seconds"), f.med("relay", workload, "seconds")
+        s = f.med("sdk", workload, "seconds")
+        lag = f.med("webclient", workload, "loop_lag_ms")
         target = "loop lag <= 50 ms" if workload != md else "-"
         verdict = mark(lag <= 50) if workload != md else ""
         print(
             f"| {workload}: prompt -> end in the DOM; other tabs' worst wait | {r:.2f} s | {w:.2f} s; "
             f"{lag:.0f} ms | {s:.2f} s | {target} | {verdict} |"
         )
+
+
+def report_memory(args: argparse.Namespace, mem: dict[str, float] | None) -> None:
+    if mem is None:
+        return
     print(
-        f"| RSS: base / +{args.sessions} idle sessions / +{args.memory_flood} chunk flood, once over | - | "
-        f"{mem['base']:.0f} / +{mem['sessions']:.0f} / +{mem['flood']:.0f} MB | - | 80 / 100 / 20 MB | "
+        f"| RSS: base / +{args.sessions} idle sessions / +{args.memory_flood} chunk flood, once over | - "
+        f"| {mem['base']:.0f} / +{mem['sessions']:.0f} / +{mem['flood']:.0f} MB | - | 80 / 100 / 20 MB | "
         f"{mark(mem['base'] <= 80 and mem['sessions'] <= 100 and mem['flood'] <= 20)} |"
     )
+
+
+def report_startup(start: dict[str, float]) -> None:
     imp, url, make_run = start["import"], start["url"], start["make_run"]
     if math.isnan(url):  # --no-startup
         return
@@ -467,6 +566,10 @@ def report(
         f"{url:.2f} / {make_run:.2f} s | - | URL <= 1 s, make run <= 2 s | "
         f"{mark(url <= 1 and make_run <= 2)} |"
     )
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def _machine() -> str:
@@ -487,7 +590,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--flood", type=int, default=20_000)
-    parser.add_argument("--stamped", type=int, default=400)
+    parser.add_argument("--stamped", type=int, default=2_000, help="stamped chunks of each shape's answer")
     parser.add_argument("--rate", type=int, default=200)
     parser.add_argument("--long", type=int, default=20_000, help="stamped chunks of the long answer")
     parser.add_argument("--long-rate", type=int, default=2_000)
@@ -497,20 +600,44 @@ async def main() -> None:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--memory-flood", type=int, default=100_000)
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
+    parser.add_argument(
+        "--no-keep", action="store_true", help="the server keeps no transcript (an experiment: its cost)"
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="WORD",
+        help="only the workloads named by their first word (flood stamped code list terminal content "
+        "markdown big tool diff after memory)",
+    )
     args = parser.parse_args()
-    workloads = [
-        f"flood {args.flood}",
-        *(workload for workload, _ in stamped_workloads(args)),
-        f"markdown {args.markdown}",
-        f"big {args.big}",
-        f"tool {args.big}",
-        f"diff {args.big}",
-    ]
+    await measure(args)
+
+
+def chosen(args: argparse.Namespace, workloads: list[str]) -> list[str]:
+    return [w for w in workloads if args.only is None or w.split()[0] in args.only]
+
+
+async def measure(args: argparse.Namespace) -> None:
+    workloads = chosen(
+        args,
+        [
+            f"flood {args.flood}",
+            *(workload for workload, _ in stamped_workloads(args)),
+            f"markdown {args.markdown}",
+            f"big {args.big}",
+            f"tool {args.big}",
+            f"diff {args.big}",
+        ],
+    )
     # The long answers measure the server alone (a relay's page of 20,000 text nodes in one paragraph
     # takes minutes); the history goes last, as its long transcript stays in the session.
-    webclient_only = [*(long for long, _ in long_workloads(args)), history_workload(args)]
-    measured = [*workloads, *webclient_only, before_workload(history_workload(args)), *v2_workloads(args)]
+    webclient_only = chosen(args, [*(long for long, _ in long_workloads(args)), history_workload(args)])
+    v2 = chosen(args, v2_workloads(args))
+    measured = [*workloads, *webclient_only, before_workload(history_workload(args)), *v2]
     runs: dict[str, dict[str, list[Result]]] = {x: {w: [] for w in measured} for x in SYSTEMS}
+    keep = not args.no_keep
+    mem = None
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp)
         async with cdp.launch() as browser:
@@ -518,17 +645,21 @@ async def main() -> None:
                 print(f"run {n + 1}/{args.runs}", flush=True)
                 for system in ("webclient", "relay"):
                     mine = workloads + webclient_only if system == "webclient" else workloads
+                    if not mine:
+                        continue
                     for workload, result in (
-                        await run_browser_system(system, browser, mine, workspace)
+                        await run_browser_system(system, browser, mine, workspace, keep=keep)
                     ).items():
                         runs[system][workload].append(result)
                 for workload in workloads:
                     runs["sdk"][workload].append(run_sdk(workload))
-                v2 = await run_browser_system("webclient", browser, v2_workloads(args), workspace, AGENT_V2)
-                for workload, result in v2.items():
-                    runs["webclient"][workload].append(result)
-            mem = await memory(browser, workspace, args.memory_flood, args.sessions)
-    starts = [] if args.no_startup else [startup() for _ in range(args.runs)]
+                if v2:
+                    done = await run_browser_system("webclient", browser, v2, workspace, AGENT_V2, keep)
+                    for workload, result in done.items():
+                        runs["webclient"][workload].append(result)
+            if args.only is None or "memory" in args.only:
+                mem = await memory(browser, workspace, args.memory_flood, args.sessions, keep)
+    starts = [] if args.no_startup or args.only else [startup() for _ in range(args.runs)]
     report(args, runs, mem, {key: median([s[key] for s in starts]) for key in ("import", "url", "make_run")})
 
 

@@ -59,3 +59,7 @@ def test_a_tiny_run_of_the_streaming_benchmark_prints_every_figure_next_to_its_t
         assert figure in table, table
     rows = [line for line in table.splitlines() if line.startswith("| ") and "workload" not in line]
     assert all(not re.search(r"\bnan\b", row) for row in rows), table
+    # Each shape at the stamped rate, the ACP v2 content too: p50, p99 and the worst chunk.
+    tails = [row for row in rows if "stamp -> DOM p50/p99/worst ms |" in row]
+    assert len(tails) == 5 and all(re.search(r"\| [\d.]+/[\d.]+/[\d.]+ \|", row) for row in tails), table
+    assert "transcripts kept: yes" in table

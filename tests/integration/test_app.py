@@ -15,7 +15,7 @@ import pytest
 from tests.support.html import Page, has_notice, status_is, turn_finished
 from tests.support.inprocess import InProcessApp, StartApp, wait_until_ready
 from tests.support.live import Serve, open_tab, scripted_agent, serve_in_thread
-from tests.support.polling import eventually
+from tests.support.polling import eventually, wait_until
 from tests.support.processes import pid_alive, read_pids
 
 BAD_ACTIONS = {
@@ -172,3 +172,15 @@ def test_ctrl_c_right_after_the_url_shows_stops_the_server_cleanly(
     finally:
         process.kill()
         process.wait()
+
+
+def test_the_app_builds_the_hidden_character_pattern_as_it_starts_not_in_the_first_turn(
+    start_app: StartApp,
+) -> None:
+    from webclient.views import hidden_chars
+
+    hidden_chars._hidden_pattern.cache_clear()
+    app = start_app("echo_agent")
+    wait_until_ready(app.open_tab())
+    # Nothing was shown that scans for hidden characters: only the start built it.
+    wait_until(lambda: hidden_chars._hidden_pattern.cache_info().currsize == 1, 30, "the pattern to be built")

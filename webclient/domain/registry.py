@@ -24,6 +24,7 @@ from webclient.acp.models import (
 from webclient.acp.wire_log import WireLog
 from webclient.agent_config import mcp_servers_for
 from webclient.domain.changes import SinkFactory, SinkT
+from webclient.domain.collector import COLLECTOR
 from webclient.domain.files import FileAccess
 from webclient.domain.kept.copies import Elsewhere, KeptCopies, listed
 from webclient.domain.kept.keeper import TranscriptKeeper
@@ -116,6 +117,7 @@ class SessionRegistry(Generic[SinkT]):
             live.start()
         self.supervisor.start()
         self.spawn(self.kept.refresh())
+        COLLECTOR.settle()  # what the server made to start is there for good: out of the collector's passes
 
     async def shutdown(self) -> None:
         for task in list(self._tasks):
@@ -277,7 +279,7 @@ class SessionRegistry(Generic[SinkT]):
         )
         live.terminals.secrets = (self.settings.token,)  # no command it runs gets the token
         live.on_status = self.refresh_sidebars  # the sidebar of every session shows this one's state
-        live.turn_ended = lambda: self.spawn(route.refresh_stored())
+        live.turn_ended = lambda: self._turn_ended(route)
         live.note_wire = lambda text: route.session_note(live, text)
         live.meet_agent(supervisor.agent, supervisor.info, supervisor.policy)
         live.set_agent_status(supervisor.status)
@@ -289,6 +291,10 @@ class SessionRegistry(Generic[SinkT]):
         self.sessions[live.local_id] = live
         self.refresh_sidebars()
         return live
+
+    def _turn_ended(self, route: AgentRoute[SinkT]) -> None:
+        COLLECTOR.settle()  # a quiet moment: the turn's objects leave the collector's passes
+        self.spawn(route.refresh_stored())
 
     async def _open_in_background(self, route: AgentRoute[SinkT], live: LiveSession[SinkT]) -> None:
         try:
@@ -311,6 +317,7 @@ class SessionRegistry(Generic[SinkT]):
             keeper.close()
             self.spawn(self.kept.refresh())  # its copy may be listed now
         self.refresh_sidebars()
+        COLLECTOR.release()  # the closed session's cycles, frozen at its turns' ends, are collected
 
     def add_reader(self, agent_key: str, agent_label: str) -> LiveSession[SinkT]:
         """A new session no agent is attached to (a stored copy's), listed, not started yet."""

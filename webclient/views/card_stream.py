@@ -65,9 +65,7 @@ def card_append(
     """What a tab showing `shown` of `item` is sent when its content only gained entries and its
     terminals' output only grew, and what it shows then; None when the card must be rendered whole.
     `entries_added(start)`: the frame that appends the content's entries from `start` on."""
-    if shown is None:
-        return None
-    if len(item.content) < shown.entries:
+    if shown is None or len(item.content) < shown.entries:
         return None
     views = _views(item, terminals, shown.terminals)
     if _shell(item, views) != shown.shell:
@@ -78,6 +76,43 @@ def card_append(
         if shown.entries == 0 or any(entry.kind == "terminal" for entry in new):
             return None  # no content shown yet, or a terminal added: the card whole
         parts.append(entries_added(shown.entries))
+    grown = _outputs_added(item.id, views, shown, parts)
+    if grown is None:
+        return None
+    outputs, raw = grown
+    if raw > SHOWN_CHARS:
+        return None  # the page would show far more than the card does: render it whole, the tail again
+    return "".join(parts), CardShown(shown.shell, len(item.content), shown.terminals, outputs, raw)
+
+
+def card_ahead(
+    item: ToolCallItem,
+    terminals: Mapping[str, TerminalView],
+    shown: CardShown | None,
+    entries_added: Callable[[int], str],
+) -> str | None:
+    """What `item` gained since `shown` (entries of its content, its terminals' output), as `card_append`
+    sends it, when its content was not replaced but something else of it changed too (the call completed
+    with its last lines): sent ahead of the card rendered whole, which its caller sends a frame later, so
+    what arrived last does not wait for that render. None: nothing to send ahead."""
+    if shown is None or item.content_epoch != shown.shell[_CONTENT_EPOCH]:
+        return None
+    views = _views(item, terminals, shown.terminals) if len(item.content) >= shown.entries else None
+    if views is None:
+        return None
+    now = CardShown(_shell(item, views), shown.entries, shown.terminals, shown.outputs, shown.raw)
+    appended = card_append(item, terminals, now, entries_added)
+    return appended[0] if appended is not None and appended[0] else None
+
+
+Outputs = tuple[tuple[int, int] | None, ...]
+
+
+def _outputs_added(
+    item_id: str, views: Views, shown: CardShown, parts: list[str]
+) -> tuple[Outputs, int] | None:
+    """Each terminal's output the tab does not show yet, appended to `parts` as frames; what the tab shows
+    then, and the raw characters it was sent since the card was last whole. None: the card whole."""
     outputs: list[tuple[int, int] | None] = []
     raw = shown.raw
     for (index, view), had in zip(views, shown.outputs, strict=True):
@@ -95,12 +130,10 @@ def card_append(
             if added is None:
                 return None
             raw += len(added)
-            into = escape(output_id(item.id, index))
+            into = escape(output_id(item_id, index))
             parts.append(f'<div hx-swap-oob="beforeend:#{into}">{escape(added)}</div>')
         outputs.append(now)
-    if raw > SHOWN_CHARS:
-        return None  # the page would show far more than the card does: render it whole, the tail again
-    return "".join(parts), CardShown(shown.shell, len(item.content), shown.terminals, tuple(outputs), raw)
+    return tuple(outputs), raw
 
 
 def appended_text(output: str, start: int) -> str | None:
@@ -128,6 +161,9 @@ def _views(item: ToolCallItem, terminals: Mapping[str, TerminalView], at: tuple[
 
 def _output(view: TerminalView | None) -> tuple[int, int] | None:
     return None if view is None else (view.epoch, len(view.output))
+
+
+_CONTENT_EPOCH = 3  # where `_shell` has the content's epoch
 
 
 def _shell(item: ToolCallItem, views: Views) -> tuple[object, ...]:

@@ -53,6 +53,12 @@ def is_hidden(char: str) -> bool:
     return unicodedata.category(char) in ("Cf", "Cc")
 
 
+def prepare() -> None:
+    """Build the pattern the scans use now: a server does at start, on a worker thread. Built by the first
+    message shown instead, it held the event loop 100 to 250 ms in the server's first turn."""
+    _hidden_pattern()
+
+
 @functools.cache
 def _hidden_pattern() -> re.Pattern[str]:
     """One character that `is_hidden`, as a regex: the scans below then run in C, not character by

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from webclient.aio import cancel_and_wait
 from webclient.domain.items import Item, ToolCallItem
@@ -28,7 +28,7 @@ from webclient.views.live_sync import DigestBeacon, digest
 from webclient.views.markdown_stream import answer_text
 from webclient.views.regions import is_region
 from webclient.views.rendered import Rendered
-from webclient.views.streamed import Shown, Stream
+from webclient.views.streamed import LONG_MARKDOWN, Shown, Stream, render_tail
 from webclient.views.subscriber import Subscriber
 from webclient.views.weight import heavy, suggestions_size, text_size
 
@@ -52,6 +52,7 @@ class LiveHub:
         # Each streamed answer's shared reading, and the renders of long open tails that are due.
         self._streams: dict[str, Stream] = {}
         self._format_timers: dict[str, asyncio.TimerHandle] = {}
+        self._formatting: dict[str, asyncio.Task[None]] = {}  # long tails being rendered off the loop
         # Cards whose terminal output some tab was sent as appended text, due to be rendered whole.
         self._settle_timers: dict[str, asyncio.TimerHandle] = {}
         self._settling: set[str] = set()
@@ -72,6 +73,8 @@ class LiveHub:
             self._task = None
         for timer in [*self._format_timers.values(), *self._settle_timers.values()]:
             timer.cancel()
+        for task in list(self._formatting.values()):
+            await cancel_and_wait(task)
         self._format_timers.clear()
         self._settle_timers.clear()
         self._beacon.stop()
@@ -169,12 +172,13 @@ class LiveHub:
         sizes = [self._work(entry, taken.now) for entry in taken.entries]
         if Aspect.SUGGESTIONS in taken.dirty:
             sizes.append(suggestions_size(self.state.suggestions))
-        # One huge chunk, tool update or diff, or a long suggestion list: rendered off the loop, so other
-        # tabs are served meanwhile.
+        # One huge chunk, tool update or diff, a long suggestion list, or a long block of an answer to
+        # render as Markdown: rendered off the loop, so other tabs are served meanwhile.
         # The state may change while it renders; whatever changes is marked again and goes out next.
+        off_loop = heavy(sizes) or self._markdown_work(taken) > LONG_MARKDOWN
         self._rendering = True
         try:
-            frames = await asyncio.to_thread(self._render, taken) if heavy(sizes) else self._render(taken)
+            frames = await asyncio.to_thread(self._render, taken) if off_loop else self._render(taken)
         finally:
             self._rendering = False
         self._deliver(taken, frames)
@@ -207,9 +211,18 @@ class LiveHub:
             return stream.work(text, now)
         return text_size(entry, self.state.terminals)
 
+    def _markdown_work(self, taken: _Taken) -> int:
+        """The characters of streamed answers' Markdown this frame renders (see `Stream.markdown_work`)."""
+        total = 0
+        for entry in taken.entries:
+            stream, text = self._streams.get(entry.id), answer_text(entry)
+            if stream is not None and text is not None:
+                total += stream.markdown_work(text, taken.now)
+        return total
+
     def _render(self, taken: _Taken) -> list[tuple[Subscriber, str]]:
         regions = "".join(render.region(self.state, key) for key in sorted(taken.dirty) if is_region(key))
-        rendered = Rendered(self.state, self._streams, taken.now, taken.settle)
+        rendered = Rendered(self.state, self._streams, taken.now, taken.settle, taken.ahead)
         return [(sub, regions + self._entries_for(sub, taken.entries, rendered)) for sub in taken.subscribers]
 
     def _deliver(self, taken: _Taken, frames: list[tuple[Subscriber, str]]) -> None:
@@ -221,6 +234,9 @@ class LiveHub:
             if sub.dropped:
                 self._subscribers.discard(sub)
         self.frames_sent += 1
+        if taken.ahead:  # sent what they gained ahead: the cards whole in the next frame
+            self._settling |= taken.ahead
+            self.mark(taken.ahead)
         self._beacon.frame_sent()
         self._schedule_formats(taken.entries)
         self._schedule_settles(taken.entries)
@@ -239,10 +255,9 @@ class LiveHub:
                     html.append(frame)
                     continue
             if isinstance(entry, ToolCallItem) and entry.id in sub.known_items:
-                appended = rendered.card_append(entry, sub.cards.get(entry.id))
-                if appended is not None:  # only its terminals' output grew: what was added
-                    frame, sub.cards[entry.id] = appended
-                    html.append(frame)
+                grown = LiveHub._card_grown(sub, entry, rendered)
+                if grown is not None:
+                    html.append(grown)
                     continue
             if entry.id in sub.known_items:
                 html.append(rendered.item(entry, oob=True))
@@ -259,12 +274,22 @@ class LiveHub:
             html.append(render.append_items("".join(new)))
         return "".join(html)
 
+    @staticmethod
+    def _card_grown(sub: Subscriber, entry: ToolCallItem, rendered: Rendered) -> str | None:
+        """What a card the tab has gained, to append to it; None: the card whole."""
+        appended = rendered.card_append(entry, sub.cards.get(entry.id))
+        if appended is not None:  # only its content and its terminals' output grew: what was added
+            frame, sub.cards[entry.id] = appended
+            return frame
+        # Something else changed too: what it gained now, the card whole in the next frame.
+        return rendered.card_ahead(entry, sub.cards.get(entry.id))
+
     def _schedule_formats(self, entries: list[Item]) -> None:
         """A tab left showing raw text of an open block gets it rendered as Markdown when that is due."""
         loop = asyncio.get_running_loop()
         for entry in entries:
             stream = self._streams.get(entry.id)
-            if stream is None or entry.id in self._format_timers:
+            if stream is None or entry.id in self._format_timers or entry.id in self._formatting:
                 continue
             if any((c := sub.streamed.get(entry.id)) is not None and c.raw for sub in self._subscribers):
                 self._format_timers[entry.id] = loop.call_at(stream.format_due, self._format_due, entry.id)
@@ -284,8 +309,25 @@ class LiveHub:
         self.mark([entry_id])
 
     def _format_due(self, entry_id: str) -> None:
+        """A long tail's render is due: made on a worker thread, so the chunks behind it are not held for
+        it (the next frame sends it); a tail grown short again is rendered by the next frame."""
         del self._format_timers[entry_id]
-        self.mark([entry_id])
+        stream = self._streams.get(entry_id)
+        job = stream.tail_job() if stream is not None else None
+        if stream is None or job is None:
+            self.mark([entry_id])
+            return
+        self._formatting[entry_id] = asyncio.create_task(self._format(entry_id, stream, job))
+
+    async def _format(self, entry_id: str, stream: Stream, job: tuple[int, str]) -> None:
+        try:
+            done = await asyncio.to_thread(render_tail, entry_id, job)
+            stream.rendered(job, done, asyncio.get_running_loop().time())
+            # A frame either way: it sends the render, or (the answer moved on meanwhile) schedules the
+            # next one for a tab still showing raw text.
+            self.mark([entry_id])
+        finally:
+            self._formatting.pop(entry_id, None)
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -337,3 +379,4 @@ class _Taken:
     wire: Batch | None
     now: float
     settle: set[str]  # cards to render whole for a tab that was sent appended output
+    ahead: set[str] = field(default_factory=set)  # filled as it renders: cards to render whole next

@@ -6,7 +6,7 @@ from __future__ import annotations
 from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.state import SessionState
 from webclient.views import render
-from webclient.views.card_stream import CardShown, card_append, card_shown
+from webclient.views.card_stream import CardShown, card_ahead, card_append, card_shown
 from webclient.views.markdown_stream import answer_text, finished_end
 from webclient.views.streamed import Stream, StreamFrame
 from webclient.views.subscriber import Subscriber
@@ -18,8 +18,11 @@ class Rendered:
     Every tab that has an answer up to the same point shares one rendering of what changed since.
     """
 
-    def __init__(self, state: SessionState, streams: dict[str, Stream], now: float, settle: set[str]) -> None:
+    def __init__(
+        self, state: SessionState, streams: dict[str, Stream], now: float, settle: set[str], ahead: set[str]
+    ) -> None:
         self._state = state
+        self._ahead = ahead  # cards sent what they gained ahead: to render whole in the next frame
         self._streams = streams
         self._now = now
         self._settle = settle
@@ -45,6 +48,7 @@ class Rendered:
         stream = self._streams.get(entry_id)
         if stream is None:
             stream = self._streams[entry_id] = Stream()
+            stream.off_loop = True  # the hub renders its long tail on a worker thread
         return stream
 
     def finished_end(self, entry_id: str, text: str) -> int:
@@ -59,6 +63,16 @@ class Rendered:
         if shown is not None and shown.raw and entry.id in self._settle:
             return None
         return card_append(entry, self._state.terminals, shown, lambda start: self._added(entry, start))
+
+    def card_ahead(self, entry: ToolCallItem, shown: CardShown | None) -> str | None:
+        """`card_stream.card_ahead`, noting the card for a whole render in the next frame; None when this
+        frame is the one that renders it whole."""
+        if entry.id in self._settle:
+            return None
+        ahead = card_ahead(entry, self._state.terminals, shown, lambda start: self._added(entry, start))
+        if ahead is not None:
+            self._ahead.add(entry.id)
+        return ahead
 
     def _added(self, entry: ToolCallItem, start: int) -> str:
         key = (f"{entry.id}+{start}", True)

@@ -7,6 +7,7 @@ here, kept on the app's state and handed to each route as a dependency (`served.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -18,7 +19,7 @@ from webclient.acp.wire_log import WireLog
 from webclient.domain.registry import SessionRegistry
 from webclient.domain.state import SessionState
 from webclient.settings import Settings
-from webclient.views import assets
+from webclient.views import assets, hidden_chars
 from webclient.views.inspector import InspectorFeed
 from webclient.views.live import LiveHub
 from webclient.views.paths import STATIC_DIR
@@ -79,9 +80,12 @@ def create_app(settings: Settings, port: int, registry: SessionRegistry[LiveHub]
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     sessions: SessionRegistry[LiveHub] = app.state.registry
+    # Off the loop, while nobody waits yet (its first use would hold the loop in the first turn).
+    prepared = asyncio.create_task(asyncio.to_thread(hidden_chars.prepare), name="prepare-hidden-chars")
     await sessions.start()
     try:
         yield
     finally:
+        await prepared
         await sessions.shutdown()
         app.state.studies.close()

@@ -253,6 +253,9 @@ def _missing_command(settings: Settings) -> str | None:
 def serve(settings: Settings, sock: socket.socket) -> None:
     """Import the server (the slow part of start-up) and serve on the bound socket until interrupted."""
     server = build_server(settings, sock)  # a Ctrl+C meanwhile: `main` closes the socket, nothing runs yet
+    from webclient.domain.collector import COLLECTOR
+
+    COLLECTOR.enable()  # the garbage collector's full passes at quiet moments only (domain/collector.py)
     # uvicorn shuts down gracefully (stopping the agent's process group) on SIGINT and SIGTERM. A closed
     # terminal sends SIGHUP, whose default would end us at once and leave the agent running: the
     # agent has its own session, so the terminal's hangup does not reach it.

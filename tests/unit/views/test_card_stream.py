@@ -97,13 +97,54 @@ async def test_the_card_is_sent_whole_when_anything_but_its_output_changes(hub: 
     wrote(hub, "one\n")
     hub.flush()
     drain(sub)
-    wrote(hub, "two\n", status="completed")
+    hub.mark(hub.state.apply(ToolCallEvent(tool_call_id=TOOL, is_update=True, title="Run all the tests")))
     hub.flush()
     (frame,) = drain(sub)
     assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in top_level(frame)] == [
         (item_id, "outerHTML")
     ]
-    assert 'data-status="completed"' in frame
+    assert "Run all the tests" in frame
+
+
+async def test_the_last_output_goes_ahead_of_the_card_rendered_whole_a_frame_later(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    item_id = started(hub)
+    wrote(hub, "one\n")
+    hub.flush()
+    frames = drain(sub)
+    wrote(hub, "two\n", status="completed")  # the command's last line comes with its end
+    hub.flush()
+    (ahead,) = drain(sub)
+    (root,) = top_level(ahead)
+    assert root.attrs.get("hx-swap-oob") == f"beforeend:#{output_id(item_id, 0)}" and "two" in ahead
+    hub.flush()  # the next frame: the card whole, completed
+    (whole,) = drain(sub)
+    assert [(r.attrs.get("id"), r.attrs.get("hx-swap-oob")) for r in top_level(whole)] == [
+        (item_id, "outerHTML")
+    ]
+    assert 'data-status="completed"' in whole
+    assert shown_text([*frames, ahead], item_id) == shown_text([whole], item_id) == "one\ntwo\n"
+    hub.flush()
+    assert drain(sub) == []  # and nothing more
+
+
+async def test_a_tool_calls_last_entry_goes_ahead_of_the_card_rendered_whole(hub: LiveHub) -> None:
+    sub = hub.subscribe()
+    drain(sub)
+    content_chunk(hub, "read-1", "first")
+    hub.flush()
+    drain(sub)
+    entry = ToolCallContent(kind="content", content=TextPart(text="last entry"))
+    event = ToolCallEvent(tool_call_id="read-1", is_update=True, status="completed", appended=(entry,))
+    (item_id,) = changed = hub.state.apply(event)
+    hub.mark(changed)
+    hub.flush()
+    (ahead,) = drain(sub)
+    (root,) = top_level(ahead)
+    assert root.attrs.get("hx-swap-oob") == f"beforeend:#{item_id}-content" and "last entry" in ahead
+    hub.flush()
+    (whole,) = drain(sub)
+    assert [r.attrs.get("id") for r in top_level(whole)] == [item_id] and "last entry" in whole
 
 
 @pytest.mark.parametrize("data", ["\x1b[32mok\x1b[0m\n", "50%\r100%\n"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from webclient.views import hidden_chars
 from webclient.views.hidden_chars import Segment, count_hidden, has_hidden, segments, strip_hidden
 
 
@@ -45,3 +46,10 @@ def test_tag_characters_are_spelled_out_as_the_ascii_they_hide() -> None:
 def test_segments_join_back_to_the_original_text() -> None:
     text = "x\u202ey\u200b\u200bz\U000e0041\U000e0042\u2066w"
     assert "".join(s.text for s in segments(text)) == text
+
+
+def test_prepare_builds_the_pattern_the_scans_use_so_no_message_shown_builds_it() -> None:
+    hidden_chars._hidden_pattern.cache_clear()
+    hidden_chars.prepare()
+    assert hidden_chars._hidden_pattern.cache_info().currsize == 1
+    assert hidden_chars.has_hidden("a\u202eb") and not hidden_chars.has_hidden("plain")

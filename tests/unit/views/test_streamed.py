@@ -12,11 +12,13 @@ from markupsafe import Markup
 from tests.support.dom import Dom
 from tests.support.html import tags, top_level
 from tests.support.markdown_corpus import CORPUS, random_chunks
+from tests.support.polling import eventually
 from webclient.acp.models import MessageChunk, TextPart
 from webclient.domain.state import SessionState
-from webclient.views import render
+from webclient.views import render, streamed
 from webclient.views.live import LiveHub
-from webclient.views.streamed import FORMAT_INTERVAL, SHORT_TAIL, Shown, Stream, StreamFrame
+from webclient.views.markdown import render_markdown
+from webclient.views.streamed import FORMAT_INTERVAL, LONG_MARKDOWN, SHORT_TAIL, Shown, Stream, StreamFrame
 from webclient.views.weight import OFF_LOOP_CHARS
 
 ID = "msg-x"
@@ -112,13 +114,18 @@ async def test_a_frame_with_a_huge_item_is_rendered_off_the_event_loop_and_a_lig
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     threads: list[str] = []
-    real_tail = render.message_tail
+    real_tail, real_raw = render.message_tail, render.raw_text
 
     def recording_tail(entry_id: str, tail: Markup) -> str:
         threads.append(threading.current_thread().name)
         return real_tail(entry_id, tail)
 
+    def recording_raw(text: str, *, code: bool) -> Markup:  # a long tail's chunk is sent as raw text
+        threads.append(threading.current_thread().name)
+        return real_raw(text, code=code)
+
     monkeypatch.setattr(render, "message_tail", recording_tail)
+    monkeypatch.setattr(render, "raw_text", recording_raw)
     hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
     hub.start()
     try:
@@ -130,5 +137,76 @@ async def test_a_frame_with_a_huge_item_is_rendered_off_the_event_loop_and_a_lig
             assert frame is not None and text[-20:] in frame
         assert threads[0] == threading.main_thread().name
         assert threads[-1] != threading.main_thread().name
+    finally:
+        await hub.stop()
+
+
+async def test_a_long_tails_render_runs_on_a_worker_thread_while_its_chunks_keep_going_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    release = threading.Event()
+    real = render_markdown
+    rendered_on: list[str] = []
+
+    def slow_render(text: str) -> Markup:  # a long tail's render that takes until the test says
+        if len(text) > SHORT_TAIL:
+            rendered_on.append(threading.current_thread().name)
+            release.wait(30)
+        return real(text)
+
+    monkeypatch.setattr(streamed, "render_markdown", slow_render)
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
+    hub.start()
+    try:
+        sub = hub.subscribe()
+        sub.frames.get_nowait()
+        text = "word " * (SHORT_TAIL // 5 + 10)
+        for n in range(6):  # the long paragraph, then chunks while its render is held
+            chunk = text if n == 0 else f" chunk{n}"
+            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=chunk))))
+            frame = await asyncio.wait_for(sub.frames.get(), 30)
+            assert frame is not None and chunk[-10:] in frame
+            if n > 0:
+                assert "md-raw" in frame  # sent as it came, not held for the render
+            if n == 1:  # a tab shows raw text: the tail's render is due at once
+                await eventually(lambda: bool(rendered_on), timeout=30, what="the render to start")
+        assert rendered_on and all(name != threading.main_thread().name for name in rendered_on)
+        release.set()
+        while True:  # the render arrives, with the chunks that came while it ran after it, raw
+            frame = await asyncio.wait_for(sub.frames.get(), 30)
+            assert frame is not None
+            if f'id="{hub.state.items[-1].id}-tail"' in frame:
+                break
+        assert "<p>word word" in frame and " chunk5" in frame
+    finally:
+        release.set()
+        await hub.stop()
+
+
+async def test_a_long_block_that_finishes_is_rendered_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    renders: list[tuple[int, str]] = []
+
+    def recording(text: str) -> Markup:
+        renders.append((len(text), threading.current_thread().name))
+        return render_markdown(text)
+
+    monkeypatch.setattr(streamed, "render_markdown", recording)
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
+    hub.start()
+    try:
+        sub = hub.subscribe()
+        sub.frames.get_nowait()
+        items = [f"- item {n}\n" for n in range(LONG_MARKDOWN // 8)]
+        frames: list[str] = []
+        for chunk in (items[0], "".join(items[1:]), "\nAfter the list."):
+            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=chunk))))
+            frame = await asyncio.wait_for(sub.frames.get(), 30)
+            assert frame is not None
+            frames.append(frame)
+        assert f"<li>item {len(items) - 1}</li>" in frames[-1]  # the finished list, rendered
+        long = [thread for size, thread in renders if size > LONG_MARKDOWN]
+        assert long and threading.main_thread().name not in long
     finally:
         await hub.stop()

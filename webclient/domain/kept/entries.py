@@ -67,6 +67,10 @@ class KeptEntry(BaseModel):
     auto_sent: bool = False  # a user message that was an auto-sent suggestion
     diffs: tuple[KeptDiff, ...] = ()
 
+    def with_text(self, text: str) -> KeptEntry:
+        """The same entry with another text (no copy of anything else)."""
+        return self.model_copy(update=dict(text=text))
+
 
 @dataclass(frozen=True)
 class KeptSummary:

@@ -1,9 +1,11 @@
 """Keeping one session's transcript in the store as it changes: batched, written off the event loop.
 
 A `TranscriptKeeper` watches the change keys of its session. The first change starts a short timer;
-when it fires, the entries that changed since the last write are turned into `KeptEntry`s (on the loop:
-that only copies their text) and queued for the store's thread, so a streamed answer costs one write
-per interval, never one per chunk. A session nobody has sent a prompt to is never written.
+when it fires, the entries that changed since the last write are turned into `KeptEntry`s and queued
+for the store's thread, so a streamed answer costs one write per interval, never one per chunk. A
+message that only grew since it was last written is queued as the text it gained: each write costs what
+arrived since the last one, however long the answer. A session nobody has sent a prompt to is never
+written.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import time
 import uuid
 from collections.abc import Iterable
 
-from webclient.domain.kept.entries import KeptSummary, to_entry
+from webclient.domain.kept.entries import KeptEntry, KeptSummary, to_entry
 from webclient.domain.kept.store import Put, TranscriptStore
 from webclient.domain.state import SessionState
 
@@ -33,6 +35,8 @@ class TranscriptKeeper:
         self._dirty: set[str] = set()
         self._everything = True  # nothing written yet: the first write takes every entry
         self._positions: dict[str, int] = {}
+        # Each message as last written (the same text object, no copy): what it gains is appended.
+        self._messages: dict[str, KeptEntry] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._closed = False
 
@@ -59,10 +63,28 @@ class TranscriptKeeper:
         put = Put(self.summary())
         for item in items:
             entry = to_entry(item)
-            if entry is not None:
+            if entry is None:
+                continue
+            gained = self._gained(item.id, entry)
+            if gained is not None:
+                if gained:
+                    put.appended[item.id] = gained
+            else:
                 put.entries[item.id] = (self._positions.setdefault(item.id, len(self._positions)), entry)
+            if entry.kind == "message":
+                self._messages[item.id] = entry
         self.store.hold(self.key)
         self.store.put(put)
+
+    def _gained(self, entry_id: str, entry: KeptEntry) -> str | None:
+        """The text a message gained since it was written, its text only grown; None: written whole."""
+        before = self._messages.get(entry_id)
+        if before is None or entry.with_text(before.text) != before:
+            return None  # new, or something but its text changed (or not a message)
+        text, old = entry.text, before.text
+        if len(text) < len(old) or not text.startswith(old):
+            return None  # replaced, or cut at the bound: written whole again
+        return text[len(old) :]
 
     def summary(self) -> KeptSummary:
         state = self.state

@@ -6,6 +6,11 @@ committed; then the store is pruned to its bounds (age, then total size, oldest 
 being written by an open session is held, never pruned). The folder is the user's alone (0700) and so
 is the file (0600).
 
+An entry is written whole when it is new or changed, but a message that only grew is written as the
+text it gained, a row of `pieces` its reading joins to the entry's text: a streamed answer costs each
+write what arrived since the last, not its whole text again. A transcript's size is kept up to date by
+each write's difference, never summed again over its entries.
+
 `TranscriptStore` runs the database on a worker thread that owns it: the event loop only queues writes
 (`put`, never waiting) and awaits reads. Everything that can fail on disk (`sqlite3.Error`, `OSError`,
 a row that does not read back as a `KeptEntry`) is caught in one place, `_Worker.run_one`: it is
@@ -46,6 +51,10 @@ CREATE INDEX IF NOT EXISTS transcripts_by_update ON transcripts (updated);
 CREATE TABLE IF NOT EXISTS entries (
     key TEXT NOT NULL REFERENCES transcripts (key) ON DELETE CASCADE, entry_id TEXT NOT NULL,
     position INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (key, entry_id));
+CREATE TABLE IF NOT EXISTS pieces (
+    key TEXT NOT NULL, entry_id TEXT NOT NULL, text TEXT NOT NULL,
+    FOREIGN KEY (key, entry_id) REFERENCES entries (key, entry_id) ON DELETE CASCADE);
+CREATE INDEX IF NOT EXISTS pieces_by_entry ON pieces (key, entry_id);
 """
 _SUMMARY = "SELECT key, agent_key, agent_label, session_id, title, created, updated, size FROM transcripts"
 
@@ -62,11 +71,21 @@ class Bounds:
 
 @dataclass
 class Put:
-    """One session's transcript, as it stands: its summary, and the entries that changed since the last
-    put (entry id, position, entry)."""
+    """One session's transcript, as it stands: its summary, the entries that changed since the last put
+    (entry id, position, entry), and the text messages already written gained (entry id, text)."""
 
     summary: KeptSummary
     entries: dict[str, tuple[int, KeptEntry]] = field(default_factory=dict)
+    appended: dict[str, str] = field(default_factory=dict)
+
+    def merge(self, later: Put) -> None:
+        """Take a later put of the same transcript into this one, as if both were written in turn."""
+        self.summary = later.summary
+        for entry_id, written in later.entries.items():
+            self.entries[entry_id] = written
+            self.appended.pop(entry_id, None)  # written whole after it: what it gained is in it
+        for entry_id, text in later.appended.items():
+            self.appended[entry_id] = self.appended.get(entry_id, "") + text
 
 
 class TranscriptDatabase:
@@ -113,19 +132,36 @@ class TranscriptDatabase:
             "title = excluded.title, updated = excluded.updated",
             (s.key, s.agent_key, s.agent_label, s.session_id, s.title, s.created, s.updated),
         )
-        self.connection.executemany(
-            "INSERT INTO entries (key, entry_id, position, body) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (key, entry_id) DO UPDATE SET body = excluded.body",
-            [
-                (s.key, entry_id, pos, entry.model_dump_json())
-                for entry_id, (pos, entry) in put.entries.items()
-            ],
+        db = self.connection
+        grown = 0  # bytes the transcript's entries grew by (or shrank, below zero)
+        for entry_id, (pos, entry) in put.entries.items():  # whole: what it was written as goes
+            grown -= self._entry_size(s.key, entry_id)
+            db.execute("DELETE FROM pieces WHERE key = ? AND entry_id = ?", (s.key, entry_id))
+            body = entry.model_dump_json()
+            db.execute(
+                "INSERT INTO entries (key, entry_id, position, body) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (key, entry_id) DO UPDATE SET body = excluded.body",
+                (s.key, entry_id, pos, body),
+            )
+            grown += len(body.encode())
+        # Only to an entry written before (a put never appends to an entry it did not write first).
+        db.executemany(
+            "INSERT INTO pieces (key, entry_id, text) SELECT key, entry_id, ? FROM entries "
+            "WHERE key = ? AND entry_id = ?",
+            [(text, s.key, entry_id) for entry_id, text in put.appended.items()],
         )
-        self.connection.execute(
-            "UPDATE transcripts SET size = (SELECT COALESCE(SUM(LENGTH(CAST(body AS BLOB))), 0) "
-            "FROM entries WHERE key = ?) WHERE key = ?",
-            (s.key, s.key),
-        )
+        grown += sum(len(text.encode()) for text in put.appended.values())
+        db.execute("UPDATE transcripts SET size = MAX(0, size + ?) WHERE key = ?", (grown, s.key))
+
+    def _entry_size(self, key: str, entry_id: str) -> int:
+        """The bytes one entry takes now: its body and its pieces (0: not written yet)."""
+        row = self.connection.execute(
+            "SELECT LENGTH(CAST(body AS BLOB)) + (SELECT COALESCE(SUM(LENGTH(CAST(text AS BLOB))), 0) "
+            "FROM pieces WHERE key = entries.key AND entry_id = entries.entry_id) "
+            "FROM entries WHERE key = ? AND entry_id = ?",
+            (key, entry_id),
+        ).fetchone()
+        return int(row[0]) if row is not None else 0
 
     def _prune(self, held: frozenset[str]) -> list[str]:
         """Drop what is too old, then the oldest until the rest fits; a held transcript stays."""
@@ -154,9 +190,20 @@ class TranscriptDatabase:
         if row is None:
             return None
         bodies = self.connection.execute(
-            "SELECT body FROM entries WHERE key = ? ORDER BY position", (key,)
+            "SELECT entry_id, body FROM entries WHERE key = ? ORDER BY position", (key,)
         ).fetchall()
-        return KeptTranscript(KeptSummary(*row), tuple(KeptEntry.model_validate_json(b) for (b,) in bodies))
+        gained: dict[str, list[str]] = {}
+        for entry_id, text in self.connection.execute(
+            "SELECT entry_id, text FROM pieces WHERE key = ? ORDER BY rowid", (key,)
+        ):
+            gained.setdefault(entry_id, []).append(text)
+        entries = []
+        for entry_id, body in bodies:
+            entry = KeptEntry.model_validate_json(body)
+            if entry_id in gained:
+                entry = entry.with_text(entry.text + "".join(gained[entry_id]))
+            entries.append(entry)
+        return KeptTranscript(KeptSummary(*row), tuple(entries))
 
     def delete(self, key: str) -> bool:
         return self.connection.execute("DELETE FROM transcripts WHERE key = ?", (key,)).rowcount > 0
@@ -297,9 +344,7 @@ class _Worker:
         puts, self.failed = self.failed, {}  # what failed last time goes first, merged with what is new
         for job in jobs:
             if isinstance(job, Put):  # one session's puts merge: its latest summary, every entry changed
-                merged = puts.setdefault(job.summary.key, Put(job.summary))
-                merged.summary = job.summary
-                merged.entries.update(job.entries)
+                puts.setdefault(job.summary.key, Put(job.summary)).merge(job)
         db = self.db
         held = self.store.held
         if (

@@ -156,3 +156,69 @@ def test_a_long_text_is_kept_cut_and_says_how_much_was_left() -> None:
     notice = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text="w"))
     entry = to_entry(notice)
     assert entry is not None and entry.level is NoticeLevel.WARNING
+
+
+def message(role: str, text: str) -> KeptEntry:
+    return KeptEntry(kind="message", role=role, text=text)  # type: ignore[arg-type]
+
+
+def test_a_message_that_grew_is_written_as_what_it_gained_and_reads_back_whole(tmp_path: Path) -> None:
+    clock = Clock()
+    db = database(tmp_path, clock)
+    db.write([put("a", clock.now, "hello", "Hi")])
+    for gained in (" there", ", how", " are you?"):
+        later = put("a", clock.now)
+        later.appended = {"msg-1": gained}
+        db.write([later])
+    kept = db.load("a")
+    assert kept is not None
+    assert [e.text for e in kept.entries] == ["hello", "Hi there, how are you?"]
+    # The row written first is not written again: each write added a piece of its own.
+    body = db.connection.execute("SELECT body FROM entries WHERE entry_id = 'msg-1'").fetchone()[0]
+    assert KeptEntry.model_validate_json(body).text == "Hi"
+    pieces = db.connection.execute("SELECT text FROM pieces WHERE entry_id = 'msg-1' ORDER BY rowid")
+    assert [text for (text,) in pieces] == [" there", ", how", " are you?"]
+    first = len(message("user", "hello").model_dump_json()) + len(message("agent", "Hi").model_dump_json())
+    assert kept.summary.size == first + len(" there, how are you?")
+
+
+def test_a_message_written_whole_again_drops_what_was_appended_to_it(tmp_path: Path) -> None:
+    clock = Clock()
+    db = database(tmp_path, clock)
+    db.write([put("a", clock.now, "hello", "Hi")])
+    grown = put("a", clock.now)
+    grown.appended = {"msg-1": " there"}
+    db.write([grown])
+    replaced = put("a", clock.now)
+    replaced.entries = {"msg-1": (1, message("agent", "Replaced"))}
+    db.write([replaced])
+    kept = db.load("a")
+    assert kept is not None and [e.text for e in kept.entries] == ["hello", "Replaced"]
+    assert kept.summary.size == len(message("user", "hello").model_dump_json()) + len(
+        message("agent", "Replaced").model_dump_json()
+    )
+    assert db.connection.execute("SELECT COUNT(*) FROM pieces").fetchone()[0] == 0
+    assert db.delete("a") is True  # and a transcript deleted takes its pieces along
+    grown = put("b", clock.now, "x")
+    db.write([grown])
+    more = put("b", clock.now)
+    more.appended = {"msg-0": "yz"}
+    db.write([more])
+    db.delete("b")
+    assert db.connection.execute("SELECT COUNT(*) FROM pieces").fetchone()[0] == 0
+
+
+def test_puts_merged_in_a_batch_keep_their_order_of_whole_writes_and_appends() -> None:
+    first = put("a", 1.0, "Hi")
+    first.appended = {"msg-0": " stale"}
+    whole = put("a", 2.0)
+    whole.entries = {"msg-0": (0, message("user", "Hello"))}
+    grown = put("a", 3.0)
+    grown.appended = {"msg-0": " there"}
+    again = put("a", 4.0)
+    again.appended = {"msg-0": "!"}
+    for later in (whole, grown, again):
+        first.merge(later)
+    assert first.summary.updated == 4.0
+    assert first.entries == {"msg-0": (0, message("user", "Hello"))}
+    assert first.appended == {"msg-0": " there!"}
