@@ -29,6 +29,8 @@ from webclient.settings import Settings, is_loopback
 from webclient.web.launch import open_browser, remove
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     import uvicorn
 
 
@@ -209,7 +211,8 @@ def _serve_until_stopped(settings: Settings, sock: socket.socket) -> None:
     launcher = threading.Timer(0.5, lambda: opened.append(open_browser(url)))
     # Ctrl+C must work from the moment the URL shows, also when the process inherited SIGINT ignored
     # (started in the background by a script); uvicorn installs its own handler only once it serves.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    interrupt = _Interrupt()
+    signal.signal(signal.SIGINT, interrupt)
     # SIGTERM and SIGHUP end `main` by an exception too, so that its `finally` removes the file that
     # opened the browser: at their default they would end the process at once, and uvicorn, which
     # handles SIGTERM while it serves, raises it again once it has stopped.
@@ -219,8 +222,8 @@ def _serve_until_stopped(settings: Settings, sock: socket.socket) -> None:
         print(f"webclient {__version__} is running at {url}", flush=True)
         if settings.open_browser:
             launcher.start()
-        serve(settings, sock)
-    except KeyboardInterrupt:  # Ctrl+C before the server took the signal over: nothing to stop yet
+        serve(settings, sock, interrupt)
+    except KeyboardInterrupt:  # a Ctrl+C that uvicorn raises again once it has stopped: nothing left to stop
         sock.close()
     finally:
         launcher.cancel()  # stopped before the browser was due: do not open it on a server that is gone
@@ -228,6 +231,28 @@ def _serve_until_stopped(settings: Settings, sock: socket.socket) -> None:
             launcher.join()
         for path in opened:
             remove(path)
+
+
+class _Interrupt:
+    """Ctrl+C before uvicorn takes the signal over: remembered, and handed to the server once it exists.
+
+    Not a KeyboardInterrupt raised wherever the main thread is: in the middle of the server's import it can
+    land in a C callback (pydantic's schema building), which swallows it, and the server then served on.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.server: uvicorn.Server | None = None
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.seen = True
+        if self.server is not None:  # built, not serving yet: it stops as soon as it has started
+            self.server.handle_exit(signum, frame)
+
+    def take(self, server: uvicorn.Server) -> bool:
+        """Hand the server its Ctrl+C from now on; whether one came already (then it is not to serve)."""
+        self.server = server
+        return self.seen
 
 
 def _exit_on_signal(signum: int, _frame: object) -> None:
@@ -250,9 +275,12 @@ def _missing_command(settings: Settings) -> str | None:
     return "\n".join(lines)
 
 
-def serve(settings: Settings, sock: socket.socket) -> None:
+def serve(settings: Settings, sock: socket.socket, interrupt: _Interrupt | None = None) -> None:
     """Import the server (the slow part of start-up) and serve on the bound socket until interrupted."""
-    server = build_server(settings, sock)  # a Ctrl+C meanwhile: `main` closes the socket, nothing runs yet
+    server = build_server(settings, sock)
+    if interrupt is not None and interrupt.take(server):  # a Ctrl+C meanwhile: nothing runs yet
+        sock.close()
+        return
     from webclient.domain.collector import COLLECTOR
 
     COLLECTOR.enable()  # the garbage collector's full passes at quiet moments only (domain/collector.py)

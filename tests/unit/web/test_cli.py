@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 from pathlib import Path
 
 import pytest
 
-from webclient.web.cli import _missing_command, build_server, main, settings_from_args
+from webclient.web.cli import _Interrupt, _missing_command, build_server, main, serve, settings_from_args
 
 
 def test_websocket_frames_are_compressed_only_beyond_loopback(tmp_path: Path) -> None:
@@ -69,3 +70,26 @@ def test_a_presets_file_names_its_mistake(tmp_path: Path, capsys: pytest.Capture
     code = main(["--study", str(study), "--presets", str(presets), "--cwd", str(tmp_path), "--no-browser"])
     assert code == 2
     assert "presets[0]: density: Input should be 'comfortable' or 'compact'" in capsys.readouterr().err
+
+
+def test_a_ctrl_c_while_the_server_is_built_stops_it_before_it_serves(tmp_path: Path) -> None:
+    """Ctrl+C before uvicorn takes the signal over is remembered, not raised wherever the import is (a C
+    callback there swallows a KeyboardInterrupt and the server then served on)."""
+    settings = settings_from_args(["--cwd", str(tmp_path), "--port", "0"])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    interrupt = _Interrupt()
+    interrupt(signal.SIGINT, None)  # pressed while the server was being imported
+    serve(settings, sock, interrupt)  # returns at once instead of serving
+    assert sock.fileno() == -1  # closed: nothing listens
+
+
+def test_a_ctrl_c_once_the_server_is_built_asks_it_to_stop(tmp_path: Path) -> None:
+    settings = settings_from_args(["--cwd", str(tmp_path), "--port", "0"])
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        server = build_server(settings, sock)
+        interrupt = _Interrupt()
+        assert not interrupt.take(server)
+        interrupt(signal.SIGINT, None)  # before uvicorn's own handler: it stops as soon as it has started
+        assert server.should_exit
