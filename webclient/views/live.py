@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from webclient.aio import cancel_and_wait
@@ -58,7 +58,6 @@ class LiveHub:
         self._settling: set[str] = set()
         self.frames_sent = 0
         self.inspector = inspector  # None: no protocol inspector
-        self._watchers: list[Callable[[set[str]], None]] = []
         self._resyncs: set[Subscriber] = set()  # tabs that asked for a fresh snapshot
         self._rendering = False
         self._beacon = DigestBeacon(state, self._tell_digest, self._settled)
@@ -82,10 +81,6 @@ class LiveHub:
 
     def mark(self, keys: Iterable[str]) -> None:
         """Note that these parts of the state changed; they go out with the next frame."""
-        if self._watchers:
-            keys = set(keys)
-            for watcher in self._watchers:
-                watcher(keys)
         if not isinstance(keys, set | frozenset):
             keys = set(keys)
         if Aspect.PROTOCOL_LOG in keys and not self._inspected():
@@ -98,10 +93,6 @@ class LiveHub:
 
     def _inspected(self) -> bool:
         return any(sub.watching_inspector for sub in self._subscribers)
-
-    def watch(self, watcher: Callable[[set[str]], None]) -> None:
-        """Tell `watcher` every set of keys marked from now on (the transcript keeper listens so)."""
-        self._watchers.append(watcher)
 
     def subscribe(self) -> Subscriber:
         """A new tab: it gets a full snapshot first, then every later change."""
