@@ -13,7 +13,7 @@ ARGS ?=
 TEST_WORKERS ?= 4
 BROWSER_WORKERS ?= 3
 
-.PHONY: run test screenshots install install-test install-dev browser node peers check lint format-check typecheck layers \
+.PHONY: run test test-fast screenshots install install-test install-dev browser node peers check lint format-check typecheck layers \
 	package-check bench clean
 
 $(BIN)/python:
@@ -68,6 +68,12 @@ test: install-test browser node peers
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) tests $(ARGS) || [ $$? -eq 5 ] || status=1; \
 	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS) || [ $$? -eq 5 ] || status=1; \
 	exit $$status
+
+# The inner loop: the tests of tests/ without a browser and without the `slow` ones (benchmarks, the package
+# build, floods through a whole server), on the same workers; `make test` runs them all.
+test-fast: install-test node peers
+	$(BIN)/python -m compileall -q webclient tests >/dev/null
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not slow" tests $(ARGS)
 
 # The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
 # phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.
