@@ -7,13 +7,15 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
-# Test processes (pytest-xdist), for the two runs of `make test`; each takes whole test files, in the order
-# of conftest.py. On a 2-core machine: four for tests/, whose tests wait on agents and timeouts often, then
-# three for the browser tests of e2e/ (a fourth browser, server and demo agent would cost more than it gains).
-TEST_WORKERS ?= 4
+# Test processes (pytest-xdist); each takes whole test files, in the order of conftest.py. `make test` is one
+# run over tests/ and e2e/ on five: the files of tests/ first, which keep two cores busy, and as they run
+# out the workers start on the browser tests, whose waits leave the cores half idle with fewer. Four for
+# `make test-fast`, and three for `make screenshots` (a fourth browser would cost more than it gains).
+TEST_WORKERS ?= 5
+FAST_WORKERS ?= 4
 BROWSER_WORKERS ?= 3
 
-.PHONY: run test screenshots install install-test install-dev browser node peers check lint format-check typecheck layers \
+.PHONY: run test test-fast screenshots install install-test install-dev browser node peers check lint format-check typecheck layers \
 	package-check bench clean
 
 $(BIN)/python:
@@ -59,15 +61,18 @@ peers: node
 	@scripts/ensure-peers
 
 # Bytecode compiled up front: where PYTHONDONTWRITEBYTECODE is set, every server and agent subprocess of the
-# suite would otherwise compile webclient from source again. Two runs, tests/ then e2e/, each on its own
-# number of workers; both run, and the target fails if either did. ARGS are options given to both (`-x`,
-# `-k NAME`); a run they leave without a test (pytest's exit status 5) is not a failure.
+# suite would otherwise compile webclient from source again. Test files or folders in ARGS
+# (`ARGS=tests/unit`) are run instead of tests/ and e2e/; the rest of ARGS are options (`-x`, `-k NAME`).
+TEST_PATHS = $(filter tests/% tests e2e/% e2e,$(ARGS))
 test: install-test browser node peers
 	$(BIN)/python -m compileall -q webclient tests e2e >/dev/null
-	status=0; \
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) tests $(ARGS) || [ $$? -eq 5 ] || status=1; \
-	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) e2e $(ARGS) || [ $$? -eq 5 ] || status=1; \
-	exit $$status
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(or $(TEST_PATHS),tests e2e) $(filter-out $(TEST_PATHS),$(ARGS))
+
+# The inner loop: the tests of tests/ without a browser and without the `slow` ones (benchmarks, the package
+# build, floods through a whole server); `make test` runs them all.
+test-fast: install-test node peers
+	$(BIN)/python -m compileall -q webclient tests >/dev/null
+	$(BIN)/python -m pytest -n $(FAST_WORKERS) -m "not slow" tests $(ARGS)
 
 # The browser tests again, taking screenshots of every state they reach into e2e/artifacts/ (desktop and
 # phone, light and dark); `make test` leaves them out. WEBCLIENT_UPDATE_SCREENSHOTS=1 also refreshes docs/.

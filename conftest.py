@@ -1,9 +1,9 @@
 """Test order, for `make test` and for any pytest run (with `--dist loadfile --no-loadscope-reorder` from
 pyproject.toml under `-n`).
 
-`make test` runs the suite in two pytest runs, each on its own number of workers: the files of `tests/`
-on four (their tests wait on agents and timeouts often, so a fourth worker fills the cores), then the
-browser tests of `e2e/` on three (a fourth browser, server and demo agent would cost more than it gains).
+`make test` runs the whole suite in one pytest run on five workers: the files of `tests/` keep the cores
+busy, and as they run out, each worker goes on to the browser tests of `e2e/`, whose waits for the page
+leave the cores half idle on fewer workers.
 
 Under `-n`, each worker takes whole files, in the order collected here:
 
@@ -15,6 +15,11 @@ Under `-n`, each worker takes whole files, in the order collected here:
   workers may already be idle, are small ones.
 
 Run without `-n`, the same order is followed in one process.
+
+A few long files are spread instead (SPREAD): their tests go one by one to whichever worker is free, so that
+one file does not keep one worker busy long after the others ran out of work. Each is a file whose tests
+share no costly module fixture, or one whose module server is cheap to start on every worker that takes
+some of its tests (`tests.support.live.serve_in_thread` with a scripted agent).
 """
 
 from __future__ import annotations
@@ -24,10 +29,21 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from xdist.scheduler import LoadFileScheduling
 
 BROWSER_TESTS = "e2e/"
+# The files whose tests are handed out one by one (see above), with what one run of each takes.
+SPREAD = frozenset(
+    {
+        "e2e/test_turn_end_race.py",  # 58 runs of a race, 2 to 8 s each
+        "e2e/test_room.py",  # every preset in every style at both sizes, 20 s each on a busy machine
+        "e2e/test_suggestion_styles.py",  # the styles' tests and their pictures, on the shared server
+        "tests/integration/test_memory_floods.py",  # four floods, each with a server of its own
+    }
+)
 
 # What webclient remembers between starts (the ACP version each agent answered) never goes to the user's
 # state folder from a test: servers built before any test (a module's or the session's) share this one,
@@ -60,3 +76,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (_group(path), -files[path], first_seen[path])
 
     items.sort(key=key)  # stable: tests keep their order within a file
+
+
+class _Scheduling(LoadFileScheduling):  # type: ignore[misc]  # xdist has no type hints
+    """`--dist loadfile`, except that the tests of a SPREAD file are work units of their own."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = nodeid.split("::", 1)[0]
+        return nodeid if path in SPREAD else path
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadFileScheduling | None:
+    """Ours for `--dist loadfile` (pyproject.toml's default); any other distribution is xdist's own."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    return _Scheduling(config, log)

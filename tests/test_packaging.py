@@ -23,6 +23,9 @@ import pytest
 import webclient
 from webclient.web.cli import build_parser
 
+# Builds the sdist and the wheel: `make test` runs it, not `make test-fast`.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 # Shipped inside the package under these names (pyproject.toml's package-dir).
 MAPPED = {"templates": "webclient/templates", "static": "webclient/static"}

@@ -57,3 +57,32 @@ def test_no_worker_takes_a_tests_file_after_a_browser_file(pytester: pytest.Pyte
     for worker in {who for who, _ in runs}:
         groups = [path.startswith("e2e/") for who, path in runs if who == worker]
         assert groups == sorted(groups), (worker, runs)
+
+
+def test_the_tests_of_a_spread_file_go_to_every_worker_and_whole_files_to_one(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makeconftest((ROOT / "conftest.py").read_text())
+    spread, whole = pytester.path / "e2e/test_room.py", pytester.path / "e2e/test_whole.py"
+    spread.parent.mkdir()
+    for path in (spread, whole):
+        path.write_text("".join(RECORD.replace("where_it_ran", f"where_it_ran_{n}") for n in range(6)))
+    log = pytester.path / "placement.log"
+    monkeypatch.setenv("PLACEMENT_LOG", str(log))
+
+    result = pytester.runpytest(
+        "-n",
+        "2",
+        "--dist",
+        "loadfile",
+        "--no-loadscope-reorder",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:asyncio",
+    )
+    result.assert_outcomes(passed=12)
+
+    runs = [line.split() for line in log.read_text().splitlines()]
+    assert len({who for who, path in runs if path == "e2e/test_room.py"}) == 2
+    assert len({who for who, path in runs if path == "e2e/test_whole.py"}) == 1

@@ -11,6 +11,9 @@ import pytest
 
 from tests.support.chromium import chromium_path
 
+# A benchmark run with a browser: `make test` runs it, not `make test-fast`.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

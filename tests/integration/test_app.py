@@ -153,25 +153,24 @@ def test_ctrl_c_right_after_the_url_shows_stops_the_server_cleanly(
 ) -> None:
     """The URL is printed before the app is imported: a Ctrl+C from then on stops the server, quietly
     (no traceback), also when SIGINT came ignored from a shell that started it in the background."""
-    process = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "webclient", "--no-browser", "--port", "0", "--cwd", str(workspace)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, inherited),
-    )
-    try:
-        assert process.stdout is not None
-        assert "is running at" in process.stdout.readline()
-        time.sleep(delay)
-        process.send_signal(signal.SIGINT)
-        # Stopped: with 0, or (a few starts in a hundred) by the signal itself as the interpreter shuts
-        # down, as any program stopped by Ctrl+C does; quietly either way.
-        assert process.wait(timeout=30) in (0, -signal.SIGINT)
-        assert "Traceback" not in process.stdout.read()
-    finally:
-        process.kill()
-        process.wait()
+    ) as process:  # its end closes the pipe and reaps the process
+        try:
+            assert process.stdout is not None
+            assert "is running at" in process.stdout.readline()
+            time.sleep(delay)
+            process.send_signal(signal.SIGINT)
+            # Stopped: with 0, or (a few starts in a hundred) by the signal itself as the interpreter shuts
+            # down, as any program stopped by Ctrl+C does; quietly either way.
+            assert process.wait(timeout=30) in (0, -signal.SIGINT)
+            assert "Traceback" not in process.stdout.read()
+        finally:
+            process.kill()
 
 
 def test_the_app_builds_the_hidden_character_pattern_as_it_starts_not_in_the_first_turn(

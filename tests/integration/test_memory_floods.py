@@ -12,6 +12,9 @@ import pytest
 from tests.support.html import Page, status_is, turn_finished
 from tests.support.live import LiveServer, Serve, Tab, open_tab
 
+# Floods through a real server, a minute of CPU and more: `make test` runs them, not `make test-fast`.
+pytestmark = pytest.mark.slow
+
 MiB = 1024 * 1024
 
 

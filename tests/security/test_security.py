@@ -22,7 +22,7 @@ import websockets
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import InvalidStatus
 
-from tests.support.html import Page, has_notice, turn_finished
+from tests.support.html import Page, has_notice, status_is, turn_finished
 from tests.support.inprocess import PORT, TOKEN, InProcessApp, run_app, wait_until_ready
 from tests.support.live import (
     ROOT,
@@ -340,6 +340,8 @@ async def test_another_process_with_the_cookie_alone_cannot_run_a_prompt(tmp_pat
                         await socket.recv()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
         tab = await open_tab(live)  # the page itself, with its key
+        # A prompt while the agent still starts is refused for that: wait as a user waits for "ready".
+        await tab.wait_for(status_is("ready"), timeout=60)
         await tab.send(action="prompt", text="hello")
         await tab.wait_for(turn_finished("hello"), timeout=60)
         assert "rm -rf" not in tab.html

@@ -61,6 +61,7 @@ def started(tmp_path: Path, workspace: Path) -> Iterator[tuple[subprocess.Popen[
     finally:
         process.terminate()
         process.wait(timeout=20)
+        process.stdout.close()
 
 
 def command_lines() -> dict[int, str]:

@@ -169,6 +169,9 @@ def run_server(
             process.kill()
             process.wait()
         reader.join(timeout=5)
+        # The pipe's end of ours: left to the garbage collector, it is a ResourceWarning in a later test.
+        if process.stdout is not None:
+            process.stdout.close()
 
 
 @contextmanager
@@ -298,4 +301,21 @@ async def open_tab(
     )
     if key is not None:
         await socket.send(key_message(key or server.key()))
+    # A test may leave its tab open; the task closes it as the test's event loop ends (which cancels every
+    # task first), rather than the loop closing under an open connection (a ResourceWarning).
+    owner = asyncio.create_task(_close_at_loop_end(socket), name="tab-owner")
+    _owners.add(owner)
+    owner.add_done_callback(_owners.discard)
     return Tab(socket)
+
+
+# The owners' tasks, held here: the event loop keeps only weak references to its tasks.
+_owners: set[asyncio.Task[None]] = set()
+
+
+async def _close_at_loop_end(socket: Any) -> None:
+    """Wait until the tab is closed; if the loop cancels this first, close it."""
+    try:
+        await socket.wait_closed()
+    finally:
+        await socket.close()
