@@ -24,8 +24,9 @@ from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, run_server
 from tests.support.pages import agent_messages, prompt, user_messages
 from tests.support.polling import wait_until
+from webclient.domain.kept.database import Bounds, Put, TranscriptDatabase
 from webclient.domain.kept.entries import KeptEntry, KeptSummary
-from webclient.domain.kept.store import FOLDER_NAME, Bounds, Put, TranscriptDatabase
+from webclient.domain.kept.store import FOLDER_NAME
 
 
 def kept_rows(database: Path) -> int:

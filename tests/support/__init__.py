@@ -13,5 +13,7 @@
 - `browser`, `pages`, `layouts`, `accessibility`, `screenshots`, `chromium`: the browser tests' helpers.
 - `workspace`: the files the agents see; `streams`: stand-ins for asyncio streams.
 - `tmpfs`: a small real disk for the tests that fill one.
+- `kept`: kept transcripts as the store's and the database's tests write them.
+- `studies`: a server running a presentation study (browser tests of studies and presets).
 - `remote_agents`: real ACP servers on loopback (acpremote, the SDK's `AcpServer`) for remote-agent tests.
 """

@@ -27,9 +27,10 @@ from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.collector import COLLECTOR
 from webclient.domain.files import FileAccess
 from webclient.domain.kept.copies import Elsewhere, KeptCopies, listed
+from webclient.domain.kept.database import Bounds
 from webclient.domain.kept.keeper import TranscriptKeeper
 from webclient.domain.kept.sessions import CopySessions
-from webclient.domain.kept.store import FOLDER_NAME, Bounds, TranscriptStore
+from webclient.domain.kept.store import FOLDER_NAME, TranscriptStore
 from webclient.domain.live_session import LiveSession
 from webclient.domain.protected import ProtectedPaths
 from webclient.domain.reasons import error_detail, failure_text

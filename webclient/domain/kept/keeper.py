@@ -15,8 +15,9 @@ import time
 import uuid
 from collections.abc import Iterable
 
+from webclient.domain.kept.database import Put
 from webclient.domain.kept.entries import KeptEntry, KeptSummary, to_entry
-from webclient.domain.kept.store import Put, TranscriptStore
+from webclient.domain.kept.store import TranscriptStore
 from webclient.domain.state import SessionState
 
 # Seconds between two writes of a session that keeps changing.

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from webclient.acp.models import MessageChunk, Notice, NoticeLevel, TextPart
 from webclient.domain.items import MessageItem
+from webclient.domain.kept.database import Bounds, Put
 from webclient.domain.kept.keeper import TranscriptKeeper
-from webclient.domain.kept.store import Bounds, Put, TranscriptStore
+from webclient.domain.kept.store import TranscriptStore
 from webclient.domain.state import SessionState
 
 

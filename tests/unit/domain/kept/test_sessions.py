@@ -12,8 +12,8 @@ import pytest
 from webclient.acp.wire_log import WireLog
 from webclient.domain.changes import PendingChanges
 from webclient.domain.items import MessageItem
+from webclient.domain.kept.database import Put
 from webclient.domain.kept.entries import KeptEntry, KeptSummary
-from webclient.domain.kept.store import Put
 from webclient.domain.registry import SessionRegistry
 from webclient.errors import Refused
 from webclient.settings import Settings
