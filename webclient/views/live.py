@@ -93,8 +93,7 @@ class LiveHub:
     def subscribe(self) -> Subscriber:
         """A new tab: it gets a full snapshot first, then every later change."""
         sub = Subscriber()
-        sub.push(render.snapshot(self.state), snapshot=True)
-        sub.view.shows(self.state)
+        sub.snapshot(render.snapshot(self.state), self.state)
         self._subscribers.add(sub)
         return sub
 
@@ -111,8 +110,7 @@ class LiveHub:
     def _send_snapshots(self) -> None:
         resyncs, self._resyncs = self._resyncs & self._subscribers, set()
         for sub in resyncs:
-            sub.push(render.snapshot(self.state), snapshot=True)
-            sub.view.shows(self.state)
+            sub.snapshot(render.snapshot(self.state), self.state)
             if sub.view.watching_inspector:
                 self.watch_inspector(sub, True)
         if resyncs:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 
 from webclient.domain.prompt import ComposerAttachments
+from webclient.domain.state import SessionState
 from webclient.views.live_sync import header
 from webclient.views.tab_view import TabView
 
@@ -62,6 +63,12 @@ class Subscriber:
             self.end()
         else:
             self.seq += 1
+
+    def snapshot(self, frame: str, state: SessionState) -> None:
+        """Queue `frame`, a full snapshot of `state`, numbered as one: the tab shows that from now on, and
+        nothing streamed before it."""
+        self.push(frame, snapshot=True)
+        self.view.shows(state)
 
     def end(self) -> None:
         """Send nothing more: the end-of-stream marker closes the tab's socket, and the tab reconnects."""
