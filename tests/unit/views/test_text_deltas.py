@@ -44,18 +44,24 @@ async def test_a_tab_that_has_the_answer_is_sent_what_arrived_and_one_without_it
     assert deltas.work(entry, 0.0) is not None  # weighed as a stream from now on
 
 
-async def test_a_long_tail_shown_raw_is_rendered_when_due_and_a_frame_asked_for() -> None:
-    marks = Marks()
-    state, deltas = SessionState(session_id="s-1"), TextDeltas(marks)
+def shown_raw(state: SessionState, deltas: TextDeltas) -> tuple[Item, TabView]:
+    """A long paragraph a tab has, then a chunk of it, which the tab is sent as raw text; the frame sent."""
     entry = says(state, "word " * (SHORT_TAIL // 5 + 10))
     tab = TabView()
     tab.shows(state)
     entry = says(state, " more")
-    loop = asyncio.get_running_loop()
-    frame = deltas.frame(state, {entry.id}, now=loop.time())
+    frame = deltas.frame(state, {entry.id}, now=asyncio.get_running_loop().time())
     sent = frame.delta(entry, tab)
     assert sent is not None and "md-raw" in sent and tab.streamed[entry.id].raw
-    frame.sent([entry], [tab])
+    frame.sent([entry], [tab])  # the render is due at once: the timer fires in the loop's next turn
+    return entry, tab
+
+
+async def test_a_long_tail_shown_raw_is_rendered_when_due_and_a_frame_asked_for() -> None:
+    marks = Marks()
+    state, deltas = SessionState(session_id="s-1"), TextDeltas(marks)
+    entry, tab = shown_raw(state, deltas)
+    loop = asyncio.get_running_loop()
     await eventually(lambda: marks.keys == [entry.id], timeout=30, what="the tail's render to be handed in")
     after = deltas.frame(state, {entry.id}, now=loop.time()).delta(entry, tab)
     assert after is not None and "<p>word word" in after
@@ -66,13 +72,7 @@ async def test_a_long_tail_shown_raw_is_rendered_when_due_and_a_frame_asked_for(
 async def test_stop_cancels_a_render_that_is_due() -> None:
     marks = Marks()
     state, deltas = SessionState(session_id="s-1"), TextDeltas(marks)
-    entry = says(state, "word " * (SHORT_TAIL // 5 + 10))
-    tab = TabView()
-    tab.shows(state)
-    entry = says(state, " more")
-    frame = deltas.frame(state, {entry.id}, now=0.0)
-    frame.delta(entry, tab)
-    frame.sent([entry], [tab])  # due at once: the timer fires in the loop's next turn
+    _, tab = shown_raw(state, deltas)
     # The block finishes before the timer fires: a due render of a short tail only asks for a frame,
     # on the loop, so what the timer did shows at once.
     entry = says(state, "\n\nShort.\nMore")
