@@ -9,6 +9,10 @@ them up). So a flood costs the browser a bounded number of swaps, all of the sam
 
 Every frame to a tab is numbered, and a digest follows each burst (`views/live_sync.py`): a page that
 missed a frame asks for a snapshot (`resync`), which the flusher sends before its next frame.
+
+The hub only fans out: what each tab shows is its `TabView` (`views/tab_view.py`), and what a tab is sent
+of a streamed answer or a growing card is said by that kind's renderer (`views/delta.py`), which owns
+the timers that render it again later.
 """
 
 from __future__ import annotations
@@ -16,20 +20,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from webclient.aio import cancel_and_wait
-from webclient.domain.items import Item, ToolCallItem
+from webclient.domain.items import Item
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
-from webclient.views.card_stream import SETTLE_AFTER
+from webclient.views.card_deltas import CardDeltas
+from webclient.views.delta import DeltaFrame, DeltaRenderer
 from webclient.views.inspector import Batch, Cursor, InspectorFeed
 from webclient.views.live_sync import DigestBeacon, digest
-from webclient.views.markdown_stream import answer_text
 from webclient.views.regions import is_region
 from webclient.views.rendered import Rendered
-from webclient.views.streamed import LONG_MARKDOWN, Shown, Stream, render_tail
+from webclient.views.streamed import LONG_MARKDOWN
 from webclient.views.subscriber import Subscriber
+from webclient.views.text_deltas import TextDeltas
 from webclient.views.weight import heavy, suggestions_size, text_size
 
 # The longest the next frame waits for a slow tab to take its previous one: a stuck tab must not stall
@@ -49,13 +54,8 @@ class LiveHub:
         self._dirty: set[str] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        # Each streamed answer's shared reading, and the renders of long open tails that are due.
-        self._streams: dict[str, Stream] = {}
-        self._format_timers: dict[str, asyncio.TimerHandle] = {}
-        self._formatting: dict[str, asyncio.Task[None]] = {}  # long tails being rendered off the loop
-        # Cards whose terminal output some tab was sent as appended text, due to be rendered whole.
-        self._settle_timers: dict[str, asyncio.TimerHandle] = {}
-        self._settling: set[str] = set()
+        # The kinds of entry sent as what changed, asked in this order (an answer's text, a card).
+        self._kinds: tuple[DeltaRenderer, ...] = (TextDeltas(self.mark), CardDeltas(self.mark))
         self.frames_sent = 0
         self.inspector = inspector  # None: no protocol inspector
         self._resyncs: set[Subscriber] = set()  # tabs that asked for a fresh snapshot
@@ -70,12 +70,8 @@ class LiveHub:
         if self._task is not None:
             await cancel_and_wait(self._task)
             self._task = None
-        for timer in [*self._format_timers.values(), *self._settle_timers.values()]:
-            timer.cancel()
-        for task in list(self._formatting.values()):
-            await cancel_and_wait(task)
-        self._format_timers.clear()
-        self._settle_timers.clear()
+        for kind in self._kinds:
+            await kind.stop()
         self._beacon.stop()
         self._drop_tabs()  # a tab whose queue is full too: without its end marker it stays connected, deaf
 
@@ -92,13 +88,12 @@ class LiveHub:
             self._wake.set()
 
     def _inspected(self) -> bool:
-        return any(sub.watching_inspector for sub in self._subscribers)
+        return any(sub.view.watching_inspector for sub in self._subscribers)
 
     def subscribe(self) -> Subscriber:
         """A new tab: it gets a full snapshot first, then every later change."""
         sub = Subscriber()
-        sub.push(render.snapshot(self.state), snapshot=True)
-        sub.shows(self.state)
+        sub.snapshot(render.snapshot(self.state), self.state)
         self._subscribers.add(sub)
         return sub
 
@@ -115,9 +110,8 @@ class LiveHub:
     def _send_snapshots(self) -> None:
         resyncs, self._resyncs = self._resyncs & self._subscribers, set()
         for sub in resyncs:
-            sub.push(render.snapshot(self.state), snapshot=True)
-            sub.shows(self.state)
-            if sub.watching_inspector:
+            sub.snapshot(render.snapshot(self.state), self.state)
+            if sub.view.watching_inspector:
                 self.watch_inspector(sub, True)
         if resyncs:
             self._beacon.frame_sent()
@@ -132,10 +126,11 @@ class LiveHub:
 
     def watch_inspector(self, sub: Subscriber, watching: bool) -> None:
         """A tab opened (or closed) its protocol inspector: bring it up to date, then keep it so."""
-        sub.watching_inspector = watching
+        sub.view.watching_inspector = watching
         if watching and self.inspector is not None:
-            sub.inspector = Cursor()  # entries may have been missed while it was closed: replace them all
-            sub.push(self.inspector.batch().frame_for(sub.inspector))
+            # Entries may have been missed while it was closed: replace them all.
+            sub.view.inspector = Cursor()
+            sub.push(self.inspector.batch().frame_for(sub.view.inspector))
 
     def broadcast(self, frame: str) -> None:
         """Send one frame to every tab as it is (not state: nothing for a later tab to catch up on)."""
@@ -184,141 +179,44 @@ class LiveHub:
         # (reading it walks the session's kept messages, thousands, on every frame of a flood).
         wire = (
             self.inspector.batch()
-            if self.inspector is not None
-            and Aspect.PROTOCOL_LOG in dirty
-            and any(sub.watching_inspector for sub in self._subscribers)
+            if self.inspector is not None and Aspect.PROTOCOL_LOG in dirty and self._inspected()
             else None
         )
         entries = self.state.transcript.entries(dirty)
         now = asyncio.get_running_loop().time()
-        settle, self._settling = self._settling & dirty, self._settling - dirty
-        return _Taken(dirty, entries, list(self._subscribers), wire, now, settle)
+        frames = [kind.frame(self.state, dirty, now) for kind in self._kinds]
+        return _Taken(dirty, entries, list(self._subscribers), wire, now, frames)
 
     def _work(self, entry: Item, now: float) -> int:
         """What rendering this entry's change costs, in characters (see `views/weight.py`)."""
-        stream = self._streams.get(entry.id)
-        text = answer_text(entry)
-        if stream is not None and text is not None:
-            return stream.work(text, now)
+        for kind in self._kinds:
+            work = kind.work(entry, now)
+            if work is not None:
+                return work
         return text_size(entry, self.state.terminals)
 
     def _markdown_work(self, taken: _Taken) -> int:
         """The characters of streamed answers' Markdown this frame renders (see `Stream.markdown_work`)."""
-        total = 0
-        for entry in taken.entries:
-            stream, text = self._streams.get(entry.id), answer_text(entry)
-            if stream is not None and text is not None:
-                total += stream.markdown_work(text, taken.now)
-        return total
+        return sum(kind.markdown_work(entry, taken.now) for entry in taken.entries for kind in self._kinds)
 
     def _render(self, taken: _Taken) -> list[tuple[Subscriber, str]]:
         regions = "".join(render.region(self.state, key) for key in sorted(taken.dirty) if is_region(key))
-        rendered = Rendered(self.state, self._streams, taken.now, taken.settle, taken.ahead)
-        return [(sub, regions + self._entries_for(sub, taken.entries, rendered)) for sub in taken.subscribers]
+        rendered = Rendered(self.state, taken.frames)
+        return [(sub, regions + rendered.entries_for(sub.view, taken.entries)) for sub in taken.subscribers]
 
     def _deliver(self, taken: _Taken, frames: list[tuple[Subscriber, str]]) -> None:
         for sub, frame in frames:
-            if taken.wire is not None and sub.watching_inspector:
-                frame += taken.wire.frame_for(sub.inspector)
+            if taken.wire is not None and sub.view.watching_inspector:
+                frame += taken.wire.frame_for(sub.view.inspector)
             if frame:
                 sub.push(frame)
             if sub.dropped:
                 self._subscribers.discard(sub)
         self.frames_sent += 1
-        if taken.ahead:  # sent what they gained ahead: the cards whole in the next frame
-            self._settling |= taken.ahead
-            self.mark(taken.ahead)
         self._beacon.frame_sent()
-        self._schedule_formats(taken.entries)
-        self._schedule_settles(taken.entries)
-
-    @staticmethod
-    def _entries_for(sub: Subscriber, entries: list[Item], rendered: Rendered) -> str:
-        html: list[str] = []
-        new: list[str] = []
-        for entry in entries:
-            text = rendered.streamed_text(entry)
-            shown = sub.streamed.get(entry.id)
-            if text is not None and shown is not None:
-                change = rendered.stream(entry.id, text)
-                if not change.replaced:
-                    frame, sub.streamed[entry.id] = change.for_tab(shown)
-                    html.append(frame)
-                    continue
-            if isinstance(entry, ToolCallItem) and entry.id in sub.known_items:
-                grown = LiveHub._card_grown(sub, entry, rendered)
-                if grown is not None:
-                    html.append(grown)
-                    continue
-            if entry.id in sub.known_items:
-                html.append(rendered.item(entry, oob=True))
-            else:
-                new.append(rendered.item(entry, oob=False))
-                sub.known_items.add(entry.id)
-            if isinstance(entry, ToolCallItem):
-                rendered.note_card(sub, entry)
-            if text is None:
-                sub.streamed.pop(entry.id, None)  # shown whole from now on (say, an image joined it)
-            else:
-                sub.streamed[entry.id] = Shown(rendered.finished_end(entry.id, text), len(text))
-        if new:
-            html.append(render.append_items("".join(new)))
-        return "".join(html)
-
-    @staticmethod
-    def _card_grown(sub: Subscriber, entry: ToolCallItem, rendered: Rendered) -> str | None:
-        """What a card the tab has gained, to append to it; None: the card whole."""
-        appended = rendered.card_append(entry, sub.cards.get(entry.id))
-        if appended is not None:  # only its content and its terminals' output grew: what was added
-            frame, sub.cards[entry.id] = appended
-            return frame
-        # Something else changed too: what it gained now, the card whole in the next frame.
-        return rendered.card_ahead(entry, sub.cards.get(entry.id))
-
-    def _schedule_formats(self, entries: list[Item]) -> None:
-        """A tab left showing raw text of an open block gets it rendered as Markdown when that is due."""
-        loop = asyncio.get_running_loop()
-        for entry in entries:
-            stream = self._streams.get(entry.id)
-            if stream is None or entry.id in self._format_timers or entry.id in self._formatting:
-                continue
-            if any((c := sub.streamed.get(entry.id)) is not None and c.raw for sub in self._subscribers):
-                self._format_timers[entry.id] = loop.call_at(stream.format_due, self._format_due, entry.id)
-
-    def _schedule_settles(self, entries: list[Item]) -> None:
-        """A card whose tabs were sent appended output is rendered whole a moment later (the exact markup)."""
-        loop = asyncio.get_running_loop()
-        for entry in entries:
-            if entry.id in self._settle_timers or not isinstance(entry, ToolCallItem):
-                continue
-            if any((c := sub.cards.get(entry.id)) is not None and c.raw for sub in self._subscribers):
-                self._settle_timers[entry.id] = loop.call_later(SETTLE_AFTER, self._settle_due, entry.id)
-
-    def _settle_due(self, entry_id: str) -> None:
-        del self._settle_timers[entry_id]
-        self._settling.add(entry_id)
-        self.mark([entry_id])
-
-    def _format_due(self, entry_id: str) -> None:
-        """A long tail's render is due: made on a worker thread, so the chunks behind it are not held for
-        it (the next frame sends it); a tail grown short again is rendered by the next frame."""
-        del self._format_timers[entry_id]
-        stream = self._streams.get(entry_id)
-        job = stream.tail_job() if stream is not None else None
-        if stream is None or job is None:
-            self.mark([entry_id])
-            return
-        self._formatting[entry_id] = asyncio.create_task(self._format(entry_id, stream, job))
-
-    async def _format(self, entry_id: str, stream: Stream, job: tuple[int, str]) -> None:
-        try:
-            done = await asyncio.to_thread(render_tail, entry_id, job)
-            stream.rendered(job, done, asyncio.get_running_loop().time())
-            # A frame either way: it sends the render, or (the answer moved on meanwhile) schedules the
-            # next one for a tab still showing raw text.
-            self.mark([entry_id])
-        finally:
-            self._formatting.pop(entry_id, None)
+        tabs = [sub.view for sub in self._subscribers]
+        for kind in taken.frames:  # what is due later: a long tail's render, a card whole
+            kind.sent(taken.entries, tabs)
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -369,5 +267,4 @@ class _Taken:
     subscribers: list[Subscriber]
     wire: Batch | None
     now: float
-    settle: set[str]  # cards to render whole for a tab that was sent appended output
-    ahead: set[str] = field(default_factory=set)  # filled as it renders: cards to render whole next
+    frames: list[DeltaFrame]  # each kind's rendering of this frame

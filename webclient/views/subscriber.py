@@ -1,6 +1,7 @@
-"""One connected tab as the live frames see it: the frames waiting for it, and what it already shows.
+"""One connected tab as the live frames see it: the frames waiting for it, numbered, and its view.
 
-Every frame pushed is numbered (`views/live_sync.py`): the page checks that none is missing.
+Every frame pushed is numbered (`views/live_sync.py`): the page checks that none is missing. What the tab
+already shows is its `TabView` (`views/tab_view.py`).
 """
 
 from __future__ import annotations
@@ -10,11 +11,8 @@ import contextlib
 
 from webclient.domain.prompt import ComposerAttachments
 from webclient.domain.state import SessionState
-from webclient.views.card_stream import CardShown
-from webclient.views.inspector import Cursor
 from webclient.views.live_sync import header
-from webclient.views.markdown_stream import finished_end, streamed_text
-from webclient.views.streamed import Shown
+from webclient.views.tab_view import TabView
 
 # A tab that falls this many frames behind is dropped; it reconnects and gets a fresh snapshot.
 MAX_QUEUED_FRAMES = 256
@@ -40,30 +38,15 @@ class _FrameQueue(asyncio.Queue[str | None]):
 
 
 class Subscriber:
-    """One connected tab: the frames waiting for it and the transcript entries it already has."""
+    """One connected tab: the frames waiting for it, their numbering, and what it already shows (`view`)."""
 
     def __init__(self) -> None:
         self.frames = _FrameQueue()
-        self.known_items: set[str] = set()
-        # For each streamed answer this tab has, what it shows of it; the same of each card with a terminal.
-        self.streamed: dict[str, Shown] = {}
-        self.cards: dict[str, CardShown] = {}
-        self.inspector = Cursor()  # what this tab's protocol inspector already shows
-        # Only a tab whose inspector is open is sent its entries: a closed panel costs nothing.
-        self.watching_inspector = False
+        self.view = TabView()
         self.dropped = False
         self.seq = 0  # the number of the last frame pushed (the page expects the next one to be seq + 1)
         # This tab's composer attachments: the page only holds their opaque ids.
         self.composer = ComposerAttachments()
-
-    def shows(self, state: SessionState) -> None:
-        """The tab is being sent a snapshot of `state`: what it shows is that, and nothing streamed since."""
-        self.known_items = {entry.id for entry in state.items}
-        self.streamed = {}
-        self.cards = {}
-        for entry in state.items:
-            if (text := streamed_text(entry)) is not None:
-                self.streamed[entry.id] = Shown(finished_end(text), len(text))  # as the snapshot has it
 
     async def drained(self) -> None:
         """Wait until this tab has taken every frame it was given."""
@@ -80,6 +63,12 @@ class Subscriber:
             self.end()
         else:
             self.seq += 1
+
+    def snapshot(self, frame: str, state: SessionState) -> None:
+        """Queue `frame`, a full snapshot of `state`, numbered as one: the tab shows that from now on, and
+        nothing streamed before it."""
+        self.push(frame, snapshot=True)
+        self.view.shows(state)
 
     def end(self) -> None:
         """Send nothing more: the end-of-stream marker closes the tab's socket, and the tab reconnects."""

@@ -13,7 +13,7 @@ import pytest
 from tests.support.html import top_level, unnumbered
 from webclient.acp.models import TerminalStream, TextPart, ToolCallContent, ToolCallEvent
 from webclient.domain.state import SessionState
-from webclient.views import live
+from webclient.views import card_deltas
 from webclient.views.card_stream import output_id
 from webclient.views.live import LiveHub
 from webclient.views.subscriber import Subscriber
@@ -182,7 +182,7 @@ async def test_once_a_tab_was_sent_as_much_as_a_card_shows_the_card_is_sent_whol
 async def test_a_moment_after_output_was_appended_the_card_is_sent_whole(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(live, "SETTLE_AFTER", 0.0)
+    monkeypatch.setattr(card_deltas, "SETTLE_AFTER", 0.0)
     hub = LiveHub(SessionState(session_id="s-1"), interval=0)
     sub = hub.subscribe()
     drain(sub)
@@ -253,11 +253,11 @@ async def test_a_replaced_content_sends_the_card_whole_and_an_ended_card_is_not_
     (frame,) = drain(sub)
     (item_id,) = changed
     assert [r.attrs.get("id") for r in top_level(frame)] == [item_id]
-    assert item_id in sub.cards
+    assert item_id in sub.view.cards
     hub.mark(hub.state.apply(ToolCallEvent(tool_call_id="read-1", is_update=True, status="completed")))
     hub.flush()
     drain(sub)
-    assert item_id not in sub.cards  # a long session's ended cards cost a tab nothing
+    assert item_id not in sub.view.cards  # a long session's ended cards cost a tab nothing
 
 
 async def test_a_card_weighed_as_its_content_grows_weighs_what_it_carries(hub: LiveHub) -> None:

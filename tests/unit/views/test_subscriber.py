@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 
+from webclient.acp.models import MessageChunk, TextPart
+from webclient.domain.state import SessionState
+from webclient.views.streamed import Shown
 from webclient.views.subscriber import Subscriber
 
 
@@ -31,3 +34,16 @@ async def test_drained_waits_for_the_tab_to_take_its_last_frame() -> None:
     assert not waiting.done()
     await tab.frames.get()
     await asyncio.wait_for(waiting, timeout=5)
+
+
+def test_a_snapshot_is_numbered_as_one_and_the_tab_then_shows_it_and_nothing_streamed_before() -> None:
+    state = SessionState(session_id="s-1")
+    (answer,) = state.apply(MessageChunk(role="agent", content=TextPart(text="Hello")))
+    tab = Subscriber()
+    tab.push("<p>frame</p>")
+    tab.view.streamed["gone"] = Shown(done=0, upto=3, raw=True)
+    tab.snapshot("<main>snapshot</main>", state)
+    assert tab.frames.get_nowait() == "<!--seq 1--><p>frame</p>"
+    assert tab.frames.get_nowait() == "<!--seq 2 snapshot--><main>snapshot</main>"
+    assert tab.view.known_items == {answer}
+    assert tab.view.streamed == {answer: Shown(done=0, upto=len("Hello"))}
