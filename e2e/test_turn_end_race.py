@@ -133,6 +133,9 @@ def test_replacing_then_withdrawing_right_after_a_turn_leaves_the_page_idle_with
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready", timeout=60_000)
     inspecting = run % 2 == 1
     if inspecting:
+        # "ready" is in the served page; a click before its deferred scripts ran (a loaded machine) opens
+        # nothing. Connected, the page's scripts are running.
+        expect(page.locator("body")).to_have_attribute("data-connection", "open", timeout=DEADLINE_MS)
         page.get_by_test_id("inspector-toggle").click()
         expect(page.locator(WIRE).first).to_be_attached(timeout=DEADLINE_MS)
         opened_at = int(page.locator(WIRE).last.get_attribute("data-seq") or 0)
