@@ -31,9 +31,9 @@
   // share they may take is the rest of the window's height once the floor is kept for the answer above.
   function spare(floor) {
     var conversation = document.getElementById("conversation");
-    if (webclient.suggestionPlace && webclient.suggestionPlace.underAnswer()) {
-      var area = document.querySelector('[data-role="suggestions-area"]');
-      return (1 - floor) * root.innerHeight - area.getBoundingClientRect().height;
+    var place = webclient.suggestionPlace;
+    if (place && place.underAnswer()) {
+      return (1 - floor) * root.innerHeight - place.area().getBoundingClientRect().height;
     }
     if (!conversation) { return Infinity; }
     var covered = 0;

@@ -47,5 +47,5 @@
     return !!box && !!target && box.parentNode === target;
   }
 
-  webclient.suggestionPlace = { place: place, underAnswer: underAnswer };
+  webclient.suggestionPlace = { place: place, underAnswer: underAnswer, area: area };
 })(window);
