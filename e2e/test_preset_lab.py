@@ -60,8 +60,10 @@ def test_knobs_change_one_presets_live_previews_and_a_choice_shows_what_it_would
     knob(page, "a", "knob-fold-size").fill("5")
     knob(page, "a", "knob-fold-size").press("Enter")
     expect(knob(page, "a", "knob-fold-size")).to_have_value("5")
+    expect(page).to_have_url(re.compile(r"a_fold_size=5"))
     knob(page, "a", "knob-shown").fill("2")
     knob(page, "a", "knob-shown").press("Enter")
+    expect(page).to_have_url(re.compile(r"a_shown_before_fold=2"))
     for layout in ("desktop", "phone"):
         row = frame(page, "a", layout).get_by_test_id("suggestions")
         expect(row).to_have_attribute("data-style", "list")
