@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.support.browser import AGENT_STARTUP_TIMEOUT, open_signed_in, own_demo_server
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
-from tests.support.pages import agent_messages, open_app, user_messages
+from tests.support.pages import agent_messages, open_app, reload, user_messages
 from tests.support.screenshots import screenshot
 
 # The stored sessions come from the agent's session/list after each close: on a busy machine, a while.
@@ -153,6 +153,33 @@ def test_a_closed_v2_session_comes_back_with_a_replay_and_can_be_deleted(
     expect(page.get_by_test_id("sidebar")).to_contain_text("none yet")
 
 
+def test_an_open_delete_confirmation_stays_open_while_the_stored_list_refreshes(
+    page: Page, server: LiveServer
+) -> None:
+    open_app(page, server)
+    links = page.get_by_test_id("session-link")
+    for text in ("list files", "hello there"):
+        send(page, text)
+        expect(links.filter(has_text=text)).to_have_count(1)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        page.get_by_test_id("new-session").click()
+    expect(links).to_have_count(3)
+    links.filter(has_text="list files").get_by_test_id("close-session").click()
+    stored = page.get_by_test_id("stored-session")
+    expect(stored).to_have_count(1, timeout=LIST_TIMEOUT_MS)
+    first = stored.filter(has_text="list files")
+    first.get_by_test_id("delete-session").locator("summary").click()
+    expect(first.get_by_test_id("confirm-delete")).to_be_visible()
+
+    # Another session closes meanwhile: the list is drawn again with it, and the confirmation stays open.
+    links.filter(has_text="hello there").get_by_test_id("close-session").click()
+    expect(stored).to_have_count(2, timeout=LIST_TIMEOUT_MS)
+    expect(first.get_by_test_id("confirm-delete")).to_be_visible()
+    first.get_by_test_id("confirm-delete").click()
+    expect(stored).to_have_count(1, timeout=LIST_TIMEOUT_MS)
+    expect(stored).to_contain_text("hello there")
+
+
 def test_the_mode_is_a_config_option_the_agent_and_the_user_both_change(
     page: Page, server: LiveServer
 ) -> None:
@@ -209,6 +236,6 @@ def test_a_tool_calls_content_added_an_entry_at_a_time_ends_as_a_fresh_page_show
         # machine can make happen mid-stream too) and when it completes. Sent whole, it came ~60 times.
         assert page.evaluate("window.cardsPutIn") <= 8
         streamed = str(card.inner_html())
-        page.reload()
+        reload(page)
         expect(page.get_by_test_id("tool-call").locator(".tool-part")).to_have_count(60)
         assert str(page.get_by_test_id("tool-call").inner_html()) == streamed

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.support.live import LiveServer
-from tests.support.pages import open_app
+from tests.support.pages import open_app, reload
 from tests.support.screenshots import screenshot
 
 
@@ -57,7 +57,7 @@ def test_reload_in_the_middle_of_an_answer_shows_the_whole_transcript(page: Page
     agent = page.locator('[data-testid="message"][data-role="agent"]').last
     expect(agent).to_contain_text("3")
 
-    page.reload()
+    reload(page)
     expect(page.locator('[data-testid="message"][data-role="user"]')).to_contain_text("count to 60")
     # The answer goes on streaming into the reloaded page and ends complete.
     expect(page.locator('[data-testid="message"][data-role="agent"]').last).to_contain_text(

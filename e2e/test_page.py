@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
-from tests.support.pages import agent_messages, dismiss_chips, open_app, prompt, user_messages
+from tests.support.pages import agent_messages, dismiss_chips, open_app, prompt, reload, user_messages
 from tests.support.polling import wait_until
 
 
@@ -124,7 +124,7 @@ def test_the_conversation_follows_and_shows_latest_when_scrolled_up_and_opens_at
     prompt(page, "list files")
     expect(user_messages(page).last).to_be_in_viewport()
 
-    page.reload()
+    reload(page)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     expect(user_messages(page).last).to_be_in_viewport()
     expect(jump).to_be_hidden()
@@ -241,11 +241,11 @@ def test_the_draft_survives_a_reload_and_goes_once_sent(sized_page: Page, server
     open_app(page, server)
     composer = page.get_by_test_id("composer")
     composer.fill("a thought I do not want to lose")
-    page.reload()
+    reload(page)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     expect(composer).to_have_value("a thought I do not want to lose")
     composer.press("Enter")
     expect(user_messages(page)).to_have_count(1)
-    page.reload()
+    reload(page)
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
     expect(composer).to_have_value("")

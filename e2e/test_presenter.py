@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from tests.support.browser import own_demo_server
 from tests.support.layouts import DESKTOP, Layout, shoot
 from tests.support.live import LiveServer
-from tests.support.pages import choose_style, open_app, prompt, suggest, text
+from tests.support.pages import choose_style, open_app, prompt, reload, suggest, text
 from tests.support.suggestion_lists import eighty
 
 shop, demo_state, shared_server = own_demo_server("present", "--present", "--protocol", "2")
@@ -85,11 +85,11 @@ def test_presenter_mode_hides_the_protocol_and_never_what_a_person_must_see(
     switch(page, layout)
     expect(page.locator("body")).to_have_attribute("data-present", "off")
     expect(page.get_by_test_id("protocol-version")).to_be_visible()
-    page.reload()
+    reload(page)
     expect(page.locator("body")).to_have_attribute("data-present", "off")
     switch(page, layout)
     expect(page.locator("body")).to_have_attribute("data-present", "on")
-    page.reload()
+    reload(page)
     expect(page.locator("body")).to_have_attribute("data-present", "on")
     expect(page.get_by_test_id("protocol-version")).to_be_hidden()
 

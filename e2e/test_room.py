@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.layouts import SCHEMES, Layout, assert_accessible, shoot
 from tests.support.live import LiveServer
-from tests.support.pages import choose_style, open_app, prompt, user_messages
+from tests.support.pages import choose_style, open_app, prompt, reload, user_messages
 
 STYLES = ("chips", "list", "ghost")
 PRESETS = ("short", "long", "many", "files", "image", "hostile", "invalid")
@@ -66,7 +66,7 @@ def test_the_conversation_keeps_room_with_every_preset_in_every_style(
     short: list[str] = []
     for style in STYLES:
         for expanded in (False, True):
-            page.reload()
+            reload(page)
             expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
             choose_style(page, style)
             if expanded:

@@ -22,7 +22,7 @@ from tests.support.browser import AGENT_STARTUP_TIMEOUT, FAST_DEMO, open_signed_
 from tests.support.console import watch_problems
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, run_server
-from tests.support.pages import agent_messages, prompt, user_messages
+from tests.support.pages import agent_messages, prompt, reload, user_messages
 from tests.support.polling import wait_until
 from webclient.domain.kept.database import Bounds, Put, TranscriptDatabase
 from webclient.domain.kept.entries import KeptEntry, KeptSummary
@@ -115,7 +115,7 @@ def test_after_a_kill_the_stored_copy_is_listed_read_only_copied_into_a_new_sess
         expect(page).not_to_have_url(re.compile(re.escape(copy_path) + "$"))
         expect(page.get_by_test_id("composer")).to_be_visible()
         wait_until(lambda: kept_rows(database) == 0, 30, "the copy deleted from disk")
-        page.reload()
+        reload(page)
         expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
         expect(page.get_by_test_id("kept-copy")).to_have_count(0)
     assert problems == []

@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, Dialog, Page, expect
 
 from tests.support.browser import AGENT_STARTUP_TIMEOUT, sign_in
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
+from tests.support.pages import reload
 from tests.support.screenshots import screenshot
 from tests.support.sessions import fresh_session
 
@@ -48,7 +49,7 @@ def test_a_long_markdown_answer_streamed_in_pieces_shows_what_a_fresh_page_shows
     expect(answer.locator(".md-done pre")).to_have_count(15)
     streamed = answer_html(page)
     screenshot(page, "streamed-markdown")
-    page.reload()
+    reload(page)
     expect(page.locator('[data-testid="message"][data-role="agent"]')).to_contain_text(END)
     assert answer_html(page) == streamed
 
@@ -106,7 +107,7 @@ def test_an_answer_in_random_chunks_ends_as_a_fresh_page_and_a_tab_opened_midway
         # The last raw text of a long block is rendered as Markdown a moment after it arrived.
         expect(tab.locator('[data-testid="message"][data-role="agent"] .md-raw')).to_have_count(0)
     streamed, joined = answer_html(page), answer_html(midway)
-    page.reload()
+    reload(page)
     expect(page.locator('[data-testid="message"][data-role="agent"]')).to_contain_text(END)
     assert answer_html(page) == streamed == joined
     assert dialogs == []  # nothing the agent sent ran
@@ -129,6 +130,6 @@ def test_a_commands_output_streamed_a_line_at_a_time_is_appended_and_ends_as_a_f
     card = page.get_by_test_id("tool-call")
     expect(output).to_contain_text("test_00299 passed")
     streamed = str(card.inner_html())
-    page.reload()
+    reload(page)
     expect(page.get_by_test_id("terminal-exit")).to_have_text("Exited with code 0")
     assert str(page.get_by_test_id("tool-call").inner_html()) == streamed

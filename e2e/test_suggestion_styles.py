@@ -21,6 +21,7 @@ from tests.support.pages import (
     open_app,
     prompt,
     prompts_received,
+    reload,
     suggest,
     text,
     user_messages,
@@ -79,7 +80,7 @@ def test_each_style_shows_the_list_in_order_with_files_identified_before_sending
     expect(attachment).to_contain_text("README.md")  # a workspace file by its path there
     expect(attachment).to_have_attribute("title", readme)  # its whole URI on hover
     expect(user_messages(page)).to_have_count(1)  # seen, not sent
-    page.reload()  # the choice is remembered in this browser
+    reload(page)  # the choice is remembered in this browser
     expect(page.get_by_test_id("suggestion-style")).to_have_value(style)
     expect(page.get_by_test_id("suggestions")).to_have_attribute("data-style", style)
 

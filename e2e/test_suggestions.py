@@ -18,7 +18,7 @@ from playwright.sync_api import Dialog, Page, expect
 
 from tests.support.browser import demo_server, remote_demo_server
 from tests.support.live import LiveServer
-from tests.support.pages import agent_messages, chips, open_app, prompt, suggest, text, user_messages
+from tests.support.pages import agent_messages, chips, open_app, prompt, reload, suggest, text, user_messages
 from tests.support.screenshots import screenshot
 
 AUTO_SEND_WAIT = 20_000  # ms: a 3 s countdown plus a demo turn, with room for a slow machine
@@ -264,7 +264,7 @@ def test_after_a_send_the_old_list_never_comes_back(page: Page, server: LiveServ
     # The agent's next list (a prediction after counting) replaces the old one.
     expect(chips(page).first).to_have_text("Count to 6")
     expect(page.get_by_test_id("suggestions")).to_be_visible()
-    page.reload()
+    reload(page)
     expect(chips(page).first).to_have_text("Count to 6")
 
 
@@ -369,7 +369,7 @@ def test_auto_send_sends_the_first_suggestion_after_a_countdown(page: Page, serv
     expect(sent.get_by_test_id("auto-sent-badge")).to_be_visible()
     expect(agent_messages(page).last).to_contain_text("2")
     # The setting is remembered in this browser.
-    page.reload()
+    reload(page)
     expect(page.get_by_test_id("auto-send")).to_be_checked()
 
 

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.support.accessibility import describe, violations
 from tests.support.browser import open_signed_in
 from tests.support.live import LiveServer, http_get, scripted_agent, serve_in_thread
-from tests.support.pages import sockets_through
+from tests.support.pages import reload, sockets_through
 from tests.support.screenshots import screenshot
 
 VARIANTS = [
@@ -357,7 +357,7 @@ def test_a_user_message_of_5_mb_from_the_agent_shows_its_start_and_offers_the_wh
     with page.expect_download() as download:
         cut.get_by_test_id("user-text-download").click()
     assert Path(download.value.path()).stat().st_size == 5_000_000
-    page.reload()  # a later load shows it the same way, bounded
+    reload(page)  # a later load shows it the same way, bounded
     expect(page.get_by_test_id("user-text-cut")).to_be_visible()
     for size, viewport, scheme in VARIANTS:  # the cut's note in view at every size
         page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # type: ignore[arg-type]

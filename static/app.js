@@ -17,6 +17,21 @@
     }
   });
 
+  // A fold the user opened inside a region the server re-renders stays open in the new markup: a stored
+  // session's "Delete…" confirmation while the list refreshes, a tool call's raw input while the call
+  // runs. Each such fold names itself in `data-open-key`, unique on the page.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    var fragment = event.detail && event.detail.fragment;
+    if (!target || !fragment || !fragment.querySelectorAll) { return; }
+    var open = target.querySelectorAll("details[data-open-key][open]");
+    for (var i = 0; i < open.length; i++) {
+      var key = open[i].getAttribute("data-open-key");
+      var incoming = fragment.querySelector('details[data-open-key="' + CSS.escape(key) + '"]');
+      if (incoming) { incoming.open = true; }
+    }
+  });
+
   // A region swapped while it holds the focus (the sessions list, whose states change at every turn, while a
   // keyboard user walks it) gives the focus to the same link or button in its new markup, instead of
   // dropping it to the page.

@@ -74,7 +74,15 @@
   document.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail && event.detail.socketWrapper;
     tracker.reset();  // a new connection counts from 1, and starts with a snapshot
+    document.body.removeAttribute("data-synced");
     root.clearTimeout(askTimer);
+  });
+
+  // A snapshot swapped in: the page shows the session as the server has it, and what it rendered before
+  // the socket opened has been replaced (a test or a script acts on the page from here on).
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    var header = parseHeader(event.detail && event.detail.message);
+    if (header && header.snapshot) { document.body.setAttribute("data-synced", String(header.seq)); }
   });
 
   // On the window, in the capture phase: before every other handler of the frame (static/stream.js).

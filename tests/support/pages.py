@@ -18,6 +18,19 @@ def open_app(page: Page, server: LiveServer) -> None:
     page.goto(server.url)
     expect(page).not_to_have_url(re.compile(r"token="))  # a token never stays in the address bar
     expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+    synced(page)
+
+
+def synced(page: Page) -> None:
+    """Wait for the page's live socket to bring its first snapshot: until then, what the server rendered
+    into the page is replaced as it arrives, and an element a test holds may be gone under it."""
+    expect(page.locator("body")).to_have_attribute("data-synced", re.compile(r"^\d+$"))
+
+
+def reload(page: Page) -> None:
+    """Reload the page as its user would, and wait for its live socket's snapshot (see `synced`)."""
+    page.reload()
+    synced(page)
 
 
 def sockets_through(page: Page) -> list[WebSocketRoute]:
