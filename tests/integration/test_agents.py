@@ -82,6 +82,7 @@ async def read_report(path: Path) -> dict[str, Any]:
 # --- the environment ---------------------------------------------------------------------------------
 
 
+@pytest.mark.system
 async def test_the_agent_inherits_the_users_environment_but_not_webclients_own_or_its_token(
     start_process: Start, tmp_path: Path
 ) -> None:
@@ -123,6 +124,7 @@ async def test_the_agent_inherits_the_users_environment_but_not_webclients_own_o
 # --- the settings file -------------------------------------------------------------------------------
 
 
+@pytest.mark.system
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -149,6 +151,7 @@ def test_a_bad_settings_file_stops_the_start_naming_file_entry_and_problem(
     assert expected in result.stderr
 
 
+@pytest.mark.system
 def test_a_settings_file_named_on_the_command_line_must_exist(tmp_path: Path) -> None:
     missing = tmp_path / "nope.json"
     result = subprocess.run(

@@ -99,16 +99,17 @@ def test_a_prompt_while_a_v1_agent_is_working_waits_in_every_tab_and_goes_out_wh
         assert page.texts("agent") == ["first half, second half.", "first half, second half."]
 
 
+@pytest.mark.system
 @pytest.mark.parametrize(
     "signals",
     [(signal.SIGTERM,), (signal.SIGINT,), (signal.SIGINT, signal.SIGINT), (signal.SIGHUP,)],
     ids=["SIGTERM", "Ctrl+C", "Ctrl+C twice", "terminal closed"],
 )
 async def test_stopping_the_server_kills_the_agent_and_its_children(
-    serve: Serve, tmp_path: Path, signals: tuple[signal.Signals, ...]
+    serve_process: Serve, tmp_path: Path, signals: tuple[signal.Signals, ...]
 ) -> None:
     pid_file = tmp_path / "pids"
-    server = serve("spawns_child", str(pid_file))
+    server = serve_process("spawns_child", str(pid_file))
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
     await tab.send(action="prompt", text="hello")  # a turn in progress, or just finished
@@ -144,6 +145,7 @@ async def test_a_tab_on_loopback_gets_its_frames_uncompressed(workspace: Path) -
             await tab.close()
 
 
+@pytest.mark.system
 @pytest.mark.parametrize(
     "inherited", [signal.SIG_DFL, signal.SIG_IGN], ids=["from a terminal", "started in the background"]
 )

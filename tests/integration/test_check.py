@@ -21,6 +21,9 @@ from tests.support.live import agent_argv
 from tests.support.processes import pid_alive
 from webclient.check.rules import RULES
 
+# Whole processes driven from outside: `make test` runs it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.system
+
 # Generous: the machine is shared, and the check starts ten agent processes per version.
 CHECK_TIMEOUT = 600
 # The rule each mode of tests/agents/rule_breaker.py breaks, and nothing else.

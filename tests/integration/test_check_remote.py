@@ -23,6 +23,9 @@ from tests.support.remote_agents import (
     sdk_server,
 )
 
+# Whole processes driven from outside: `make test` runs it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.system
+
 CHECK_TIMEOUT = 600
 FAST = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "0"}
 

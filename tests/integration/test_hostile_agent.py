@@ -10,8 +10,13 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.support.html import Page, has_notice, status_is, turn_finished
 from tests.support.live import Serve, http_get, open_tab
+
+# Whole processes driven from outside: `make test` runs it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.system
 
 MiB = 1024 * 1024
 
@@ -25,9 +30,9 @@ def peak_rss(pid: int) -> int:
 
 
 async def test_an_endless_stdout_line_stops_the_agent_with_a_notice_and_memory_stays_bounded(
-    serve: Serve,
+    serve_process: Serve,
 ) -> None:
-    server = serve("endless_line")
+    server = serve_process("endless_line")
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
     before = peak_rss(server.popen.pid)
@@ -47,8 +52,10 @@ async def test_an_endless_stdout_line_stops_the_agent_with_a_notice_and_memory_s
     assert peak - before < 80 * MiB
 
 
-async def test_a_flood_of_huge_stderr_lines_gives_an_exit_notice_of_at_most_64_kib(serve: Serve) -> None:
-    server = serve("stderr_bomb")
+async def test_a_flood_of_huge_stderr_lines_gives_an_exit_notice_of_at_most_64_kib(
+    serve_process: Serve,
+) -> None:
+    server = serve_process("stderr_bomb")
     tab = await open_tab(server)
 
     await tab.wait_for(status_is("exited"), timeout=60)
@@ -65,11 +72,11 @@ async def test_a_flood_of_huge_stderr_lines_gives_an_exit_notice_of_at_most_64_k
 
 
 async def test_fifty_big_attachments_in_a_prompt_are_refused_and_the_agent_gets_nothing(
-    serve: Serve,
+    serve_process: Serve,
 ) -> None:
     # The composer's attachments live on the server; a prompt names them by short ids. A tab that sends
     # content instead (50 blocks of 190,000 characters) is refused before anything is parsed.
-    server = serve("echo_agent")
+    server = serve_process("echo_agent")
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
     block = json.dumps({"type": "text", "text": "A" * 190_000})
@@ -85,11 +92,11 @@ async def test_fifty_big_attachments_in_a_prompt_are_refused_and_the_agent_gets_
 
 
 async def test_the_inspector_keeps_a_bounded_number_of_bytes_and_says_how_much_it_dropped(
-    serve: Serve,
+    serve_process: Serve,
 ) -> None:
     # 24 updates of 5 MiB: 120 MiB, several times the inspector's 16 MiB cap (holding them all once
     # took 326 MiB for 300 MiB sent); more would only make the test slower.
-    server = serve("huge_tool_updates", "24")
+    server = serve_process("huge_tool_updates", "24")
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
     before = peak_rss(server.popen.pid)
@@ -112,11 +119,11 @@ async def test_the_inspector_keeps_a_bounded_number_of_bytes_and_says_how_much_i
 
 
 async def test_lone_surrogates_in_a_chunk_a_title_and_a_stored_title_show_marked_and_pages_still_load(
-    serve: Serve,
+    serve_process: Serve,
 ) -> None:
     # A JavaScript agent that cuts a string inside an emoji sends half of a surrogate pair; one used to
     # make the session's page (a chunk), every page (a title) or every start (a stored title) answer 500.
-    server = serve("broken_text")
+    server = serve_process("broken_text")
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
     await tab.wait_for(lambda html: "stored \ufffd" in html)  # the agent's stored session, in the sidebar

@@ -11,6 +11,8 @@ import sqlite3
 import stat
 from pathlib import Path
 
+import pytest
+
 from tests.support.live import LiveServer, Tab, http_get, open_tab, run_server, scripted_agent
 from tests.support.polling import wait_until
 
@@ -39,6 +41,7 @@ async def navigated(tab: Tab, since: int) -> str:
     return found.group(1)
 
 
+@pytest.mark.system
 async def test_a_conversation_is_on_disk_after_the_server_is_killed_and_the_next_server_offers_it(
     workspace: Path, tmp_path: Path
 ) -> None:

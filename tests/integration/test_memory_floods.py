@@ -47,18 +47,22 @@ async def flood(tab: Tab, server: LiveServer, turns: int) -> float:
     ("mode", "version", "turns"), [("terminals", "1", 3), ("display", "2", 3), ("sessions", "1", 3)]
 )
 async def test_a_flood_grows_the_servers_memory_by_at_most_50_mib(
-    serve: Serve, mode: str, version: str, turns: int
+    serve_process: Serve, mode: str, version: str, turns: int
 ) -> None:
-    server = serve("memory_floods", mode, env={"WEBCLIENT_PROTOCOL": version})
+    server = serve_process("memory_floods", mode, env={"WEBCLIENT_PROTOCOL": version})
     tab = await ready(server)
     assert await flood(tab, server, turns) <= 50
     assert "flooded" in Page.parse(tab.html).agent_text
 
 
-async def test_updates_for_a_session_still_opening_are_bounded_and_said(serve: Serve) -> None:
-    quiet = serve("memory_floods", "none")  # the same server and agent, without the flood: the baseline
+async def test_updates_for_a_session_still_opening_are_bounded_and_said(serve_process: Serve) -> None:
+    quiet = serve_process(
+        "memory_floods", "none"
+    )  # the same server and agent, without the flood: the baseline
     await ready(quiet)
-    server = serve("memory_floods", "opening")  # 3000 updates of 50 KiB before session/new is answered
+    server = serve_process(
+        "memory_floods", "opening"
+    )  # 3000 updates of 50 KiB before session/new is answered
     tab = await ready(server)
     await tab.wait_for(lambda html: "updates before it answered the opening" in html, timeout=120)
     assert Page.parse(tab.html).notices_with("the oldest were dropped")

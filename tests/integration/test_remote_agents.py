@@ -36,6 +36,9 @@ from webclient.domain.items import MessageItem, NoticeItem
 from webclient.domain.state import TurnState
 from webclient.settings import Settings
 
+# Whole processes driven from outside: `make test` runs it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.system
+
 FAST = {"WEBCLIENT_DEMO_CHUNK_DELAY_MS": "0"}
 
 

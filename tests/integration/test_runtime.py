@@ -1,8 +1,9 @@
 """The agent's lifecycle as a browser tab sees it: real agent subprocesses behind the app.
 
 Each test runs the app (in-process, `start_app`) with the demo agent or one of the scripted agents in
-tests/agents/, and reads what a WebSocket tab receives. Two run a real server subprocess (`serve`): one
-kills the agent by its pid among the server's children, one reads the server's own output.
+tests/agents/, and reads what a WebSocket tab receives. Two run a real server subprocess
+(`serve_process`): one kills the agent by its pid among the server's children, one reads the server's own
+output.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import os
 import re
 import signal
 from pathlib import Path
+
+import pytest
 
 from tests.support.html import Page, has_notice, status_is, turn_finished
 from tests.support.inprocess import StartApp
@@ -147,8 +150,9 @@ def test_agent_with_two_auth_methods_lets_the_user_choose(start_app: StartApp) -
     assert Page.parse(tab.html).agent_text == "signed in with browser-login"
 
 
-async def test_agent_dying_while_the_sign_in_choice_is_shown_is_reported(serve: Serve) -> None:
-    server = serve("auth_required", "2")
+@pytest.mark.system
+async def test_agent_dying_while_the_sign_in_choice_is_shown_is_reported(serve_process: Serve) -> None:
+    server = serve_process("auth_required", "2")
     tab = await open_tab(server)
     await tab.wait_for(status_is("auth-required"))
     [agent_pid] = children_of(server.popen.pid)
@@ -181,10 +185,11 @@ def test_updates_after_the_prompt_response_are_shown_and_string_ids_are_echoed(s
     assert page.status == "ready"
 
 
+@pytest.mark.system
 async def test_malformed_updates_show_notices_without_a_traceback_and_the_session_goes_on(
-    serve: Serve,
+    serve_process: Serve,
 ) -> None:
-    server = serve("malformed_updates")
+    server = serve_process("malformed_updates")
     tab = await open_tab(server)
     await tab.wait_for(status_is("ready"))
 

@@ -24,6 +24,9 @@ from webclient.domain.stopping import stop_work
 from webclient.errors import Refused
 from webclient.settings import Settings
 
+# Whole processes driven from outside: `make test` runs it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.system
+
 TURN_SECONDS = 20
 
 

@@ -264,6 +264,7 @@ async def test_the_demo_agents_run_asks_then_runs_the_command_in_a_client_termin
         await driver.shutdown()
 
 
+@pytest.mark.system
 async def test_stopping_the_server_kills_every_command(workspace: Path) -> None:
     steps = [create("sleep 60 & echo pids $! $$; wait"), {"card": "sleeps"}]
     with run_server(scripted_agent("uses_terminals"), cwd=workspace) as server:
@@ -289,6 +290,7 @@ async def test_what_a_command_leaves_running_in_the_background_ends_with_it(work
         await eventually(lambda: not pid_alive(child), 20, "the background child gone")
 
 
+@pytest.mark.system
 async def test_a_command_never_gets_a_variable_holding_the_token_nor_webclients_own(workspace: Path) -> None:
     # A server process of its own, started with a token the user chose and a variable that holds it, as
     # a user's shell could have: the command the agent runs sees neither, as the agent itself does not.

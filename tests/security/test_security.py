@@ -292,6 +292,7 @@ def test_a_non_loopback_host_without_allow_remote_exits_with_code_2_and_says_why
     assert "running at" not in out
 
 
+@pytest.mark.system
 def test_the_command_refuses_a_non_loopback_host_before_it_listens() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "webclient", "--host", "0.0.0.0", "--port", "0", "--no-browser"],
@@ -324,6 +325,7 @@ def test_a_real_server_signs_in_with_its_token_once_and_checks_host_and_cookie(s
     assert http_get(server.base + "/", headers=foreign).status_code == 400
 
 
+@pytest.mark.system
 async def test_another_process_with_the_cookie_alone_cannot_run_a_prompt(tmp_path: Path) -> None:
     # Every server on 127.0.0.1 the browser visits is sent the cookie; with it, and a forged Origin, a
     # process once opened a session's socket and ran a prompt. The page's key is what lets a tab in.
@@ -393,6 +395,7 @@ def test_the_token_exchange_redirects_only_to_our_own_paths(
     assert later.status_code == 303 and later.headers["location"].partition("#")[0] == expected
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("host", ["127.0.0.2", "localhost"])
 def test_any_loopback_host_serves_the_printed_url(tmp_path: Path, host: str) -> None:
     with run_server(scripted_agent("echo_agent"), cwd=tmp_path, extra_args=["--host", host]) as live:

@@ -20,6 +20,9 @@ import pytest
 from tests.support.live import ROOT, URL_PATTERN, http_get, scripted_agent
 from tests.support.polling import wait_until
 
+# Whole processes driven from outside: `make test` runs it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.system
+
 BROWSER = """#!{python}
 import json, os, sys
 path = sys.argv[1]
