@@ -38,7 +38,7 @@ BROWSER_TESTS = "e2e/"
 # The files whose tests are handed out one by one (see above), with what one run of each takes.
 SPREAD = frozenset(
     {
-        "e2e/test_turn_end_race.py",  # 58 runs of a race, 2 to 8 s each
+        "e2e/test_turn_end_race.py",  # 28 runs of a race, 2 to 8 s each
         "e2e/test_room.py",  # every preset in every style at both sizes, 20 s each on a busy machine
         "e2e/test_suggestion_styles.py",  # the styles' tests and their pictures, on the shared server
         "tests/integration/test_memory_floods.py",  # four floods, each with a server of its own

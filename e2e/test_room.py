@@ -65,10 +65,10 @@ def test_the_conversation_keeps_room_with_every_preset_in_every_style(
     expect(page.locator('#suggestions [data-testid="suggestion"]').first).to_be_attached()
     short: list[str] = []
     for style in STYLES:
+        reload(page)  # nothing expanded yet
+        expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+        choose_style(page, style)
         for expanded in (False, True):
-            reload(page)
-            expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
-            choose_style(page, style)
             if expanded:
                 expand_everything(page)
             for scheme in SCHEMES:
