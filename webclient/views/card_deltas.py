@@ -89,6 +89,9 @@ class CardFrame:
         else:
             tab.cards[entry.id] = shown
 
+    def ahead(self, entry: Item, tab: TabView) -> str | None:
+        return None  # a card sends what it gained ahead in its own frame (`_ahead_of`)
+
     def sent(self, entries: list[Item], tabs: list[TabView]) -> None:
         if self._ahead:
             self._owner.settle(self._ahead)
