@@ -105,7 +105,9 @@ class ToolCallItem:
     title: str = ""
     kind: str | None = None
     status: str | None = None
-    content: tuple[ToolCallContent, ...] = ()
+    # A list, appended to in place: an ACP v2 agent may send a content of 20,000 entries one at a time,
+    # and a tuple made anew for each cost each entry the length of the content (a copy of every entry).
+    content: list[ToolCallContent] = field(default_factory=list)
     locations: tuple[Any, ...] = ()
     raw_input: Any = None
     raw_output: Any = None
@@ -125,16 +127,17 @@ class ToolCallItem:
 
     def merge(self, event: ToolCallEvent) -> None:
         """Fields sent replace, fields cleared (v2's null) go back to nothing, appended content adds."""
-        for name in ("title", "kind", "status", "content", "locations", "raw_input", "raw_output"):
+        for name in ("title", "kind", "status", "locations", "raw_input", "raw_output"):
             value = getattr(event, name)
             if value is not None:
                 setattr(self, name, value)
             elif name in event.cleared:
                 setattr(self, name, _CLEARED[name])
         if event.content is not None or "content" in event.cleared:
+            self.content = list(event.content or ())
             self.content_epoch += 1
         if event.appended:
-            self.content = (*self.content, *event.appended)
+            self.content.extend(event.appended)
         if event.cancellable is not None:
             self.cancellable = event.cancellable
         if event.status is not None:
@@ -154,7 +157,6 @@ _CLEARED: dict[str, Any] = {
     "title": "",
     "kind": None,
     "status": None,
-    "content": (),
     "locations": (),
     "raw_input": None,
     "raw_output": None,

@@ -235,7 +235,7 @@ class Transcript:
         # New content replaces the old, but output streamed in `_meta` belongs to the card for good.
         streamed = item.streamed_terminals - item.terminal_ids if item.streamed_terminals else set()
         for terminal_id in streamed:
-            item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
+            item.content.append(ToolCallContent(kind="terminal", terminal_id=terminal_id))
         # Only what this event brought is looked at: an entry at a time may make a long content.
         for entry in (*(event.content or event.appended), *item.content[len(item.content) - len(streamed) :]):
             if entry.kind == "terminal" and entry.terminal_id:
