@@ -4,13 +4,20 @@ renderer of their deltas, and the timers that render a card whole once its tabs 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 
-from webclient.domain.items import Item, ToolCallItem
+from webclient.domain.items import Item, TerminalView, ToolCallItem
 from webclient.domain.state import SessionState
 from webclient.views import render
-from webclient.views.card_stream import SETTLE_AFTER, CardShown, card_ahead, card_append, card_shown
+from webclient.views.card_stream import (
+    SETTLE_AFTER,
+    CardShown,
+    card_ahead,
+    card_append,
+    card_shown,
+    shows_whole,
+)
 from webclient.views.tab_view import TabView
 
 
@@ -20,6 +27,7 @@ class CardDeltas:
     def __init__(self, mark: Callable[[Iterable[str]], None]) -> None:
         self._mark = mark
         self._settle_timers: dict[str, asyncio.TimerHandle] = {}
+        self._appended_at: dict[str, float] = {}  # when a card's tabs were last sent appended output
         self._settling: set[str] = set()
 
     def work(self, entry: Item, now: float) -> int | None:
@@ -37,23 +45,41 @@ class CardDeltas:
         for timer in self._settle_timers.values():
             timer.cancel()
         self._settle_timers.clear()
+        self._appended_at.clear()
 
     def settle(self, ahead: set[str]) -> None:
         """These cards were sent what they gained ahead: each goes out whole in the next frame."""
         self._settling |= ahead
         self._mark(ahead)
 
-    def schedule_settles(self, entries: list[Item], tabs: list[TabView]) -> None:
-        """A card whose tabs were sent appended output is rendered whole a moment later (the exact markup)."""
+    def schedule_settles(
+        self, entries: list[Item], tabs: list[TabView], terminals: Mapping[str, TerminalView]
+    ) -> None:
+        """A card whose tabs were sent appended output that its whole render would not show (more than it
+        shows of a long output) is rendered whole once its output pauses for `SETTLE_AFTER`: the exact
+        markup. Rendered whole every `SETTLE_AFTER` while a command kept writing, its card cost the server
+        and every page the whole output shown (64 KB) twice a second, whatever the chunks."""
         loop = asyncio.get_running_loop()
+        now = loop.time()
         for entry in entries:
-            if entry.id in self._settle_timers or not isinstance(entry, ToolCallItem):
+            if not isinstance(entry, ToolCallItem):
                 continue
-            if any((c := tab.cards.get(entry.id)) is not None and c.raw for tab in tabs):
-                self._settle_timers[entry.id] = loop.call_later(SETTLE_AFTER, self._settle_due, entry.id)
+            shown = next((c for tab in tabs if (c := tab.cards.get(entry.id)) is not None and c.raw), None)
+            if shown is None or shows_whole(entry, terminals, shown):
+                continue
+            self._appended_at[entry.id] = now
+            if entry.id not in self._settle_timers:
+                self._settle_timers[entry.id] = loop.call_at(now + SETTLE_AFTER, self._settle_due, entry.id)
 
     def _settle_due(self, entry_id: str) -> None:
         del self._settle_timers[entry_id]
+        loop = asyncio.get_running_loop()
+        quiet_from = self._appended_at.pop(entry_id, -float("inf")) + SETTLE_AFTER
+        if loop.time() < quiet_from:  # still writing: rendered whole once it pauses (or, `card_append`,
+            # once a tab was sent `SHOWN_CHARS` appended)
+            self._appended_at[entry_id] = quiet_from - SETTLE_AFTER
+            self._settle_timers[entry_id] = loop.call_at(quiet_from, self._settle_due, entry_id)
+            return
         self._settling.add(entry_id)
         self._mark([entry_id])
 
@@ -95,7 +121,7 @@ class CardFrame:
     def sent(self, entries: list[Item], tabs: list[TabView]) -> None:
         if self._ahead:
             self._owner.settle(self._ahead)
-        self._owner.schedule_settles(entries, tabs)
+        self._owner.schedule_settles(entries, tabs, self._state.terminals)
 
     def _append(self, entry: ToolCallItem, shown: CardShown | None) -> tuple[str, CardShown] | None:
         """`card_stream.card_append`, unless the card is due to be rendered whole for this tab."""

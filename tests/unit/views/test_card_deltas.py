@@ -14,7 +14,7 @@ from tests.support.polling import eventually
 from webclient.acp.models import TerminalStream, TextPart, ToolCallContent, ToolCallEvent
 from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.state import SessionState
-from webclient.views import card_deltas
+from webclient.views import card_deltas, card_stream
 from webclient.views.card_deltas import CardDeltas
 from webclient.views.card_stream import output_id
 from webclient.views.live import LiveHub
@@ -60,6 +60,7 @@ async def test_output_is_appended_and_the_card_goes_out_whole_a_moment_later(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(card_deltas, "SETTLE_AFTER", 0.0)
+    monkeypatch.setattr(card_stream, "SHOWN_CHARS", 6)  # the output is longer than the card shows
     marks = Marks()
     state, deltas = SessionState(session_id="s-1"), CardDeltas(marks)
     card = running(state)
@@ -72,6 +73,28 @@ async def test_output_is_appended_and_the_card_goes_out_whole_a_moment_later(
     frame.sent([card], [tab])
     await eventually(lambda: marks.keys == [card.id], timeout=30, what="the card to be due whole")
     assert deltas.frame(state, {card.id}, now=0.0).delta(card, tab) is None  # this frame: the card whole
+
+
+async def test_output_short_enough_to_be_shown_whole_is_not_rendered_whole_again_as_it_streams(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The text appended is what the whole render shows: rendered whole twice a second, a command's card
+    # cost the server and every page the output shown (up to 64 KB) each time, whatever its chunks.
+    monkeypatch.setattr(card_deltas, "SETTLE_AFTER", 0.0)
+    marks = Marks()
+    state, deltas = SessionState(session_id="s-1"), CardDeltas(marks)
+    card = running(state)
+    tab = tab_showing(deltas, state, card)
+    for line in ("two\n", "three\n"):
+        card = wrote(state, line)
+        frame = deltas.frame(state, {card.id}, now=0.0)
+        sent = frame.delta(card, tab)
+        assert sent is not None and f"beforeend:#{output_id(card.id, 0)}" in sent
+        frame.sent([card], [tab])
+        for _ in range(3):
+            await asyncio.sleep(0)  # loop turns, no waiting: a timer due at once has had its turn
+    assert marks.keys == []
+    await deltas.stop()
 
 
 async def test_what_a_card_gained_as_it_completed_goes_first_and_the_card_whole_next() -> None:
