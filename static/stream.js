@@ -101,9 +101,30 @@
       } else {
         var fragment = document.createDocumentFragment();
         while (step.node.firstChild) { fragment.appendChild(step.node.firstChild); }
-        step.into.appendChild(fragment);
+        if (step.into.classList.contains("terminal-output")) { appendOutput(step.into, fragment); }
+        else { step.into.appendChild(fragment); }
       }
     });
+  }
+
+  // A command's output grows a line at a time in one <pre>. Appended there as text, each chunk had the
+  // whole output laid out again (1.3 ms a frame at the start of 2,000 lines, 6.8 ms at their end). So what
+  // comes after a line ended goes into a block of its own (`terminal-piece`), laid out alone, and what
+  // continues a line goes where that line is. The text is the same; the card rendered whole (once it
+  // changes otherwise, or its output pauses) has it as the one text the full page shows.
+  function appendOutput(pre, fragment) {
+    var last = pre.lastChild;
+    var text = !last ? "" : (last.nodeType === 3 ? last.data : last.textContent);
+    if (!last || text.charAt(text.length - 1) === "\n") {
+      var piece = document.createElement("span");
+      piece.className = "terminal-piece";
+      piece.appendChild(fragment);
+      pre.appendChild(piece);
+    } else if (last.nodeType === 1 && last.classList.contains("terminal-piece")) {
+      last.appendChild(fragment);
+    } else {
+      pre.appendChild(fragment);
+    }
   }
 
   // First of every listener (capture, on the document): a frame taken here goes no further, not to

@@ -4,20 +4,13 @@ renderer of their deltas, and the timers that render a card whole once its tabs 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from functools import partial
 
-from webclient.domain.items import Item, TerminalView, ToolCallItem
+from webclient.domain.items import Item, ToolCallItem
 from webclient.domain.state import SessionState
 from webclient.views import render
-from webclient.views.card_stream import (
-    SETTLE_AFTER,
-    CardShown,
-    card_ahead,
-    card_append,
-    card_shown,
-    shows_whole,
-)
+from webclient.views.card_stream import SETTLE_AFTER, CardShown, card_ahead, card_append, card_shown
 from webclient.views.tab_view import TabView
 
 
@@ -52,20 +45,17 @@ class CardDeltas:
         self._settling |= ahead
         self._mark(ahead)
 
-    def schedule_settles(
-        self, entries: list[Item], tabs: list[TabView], terminals: Mapping[str, TerminalView]
-    ) -> None:
-        """A card whose tabs were sent appended output that its whole render would not show (more than it
-        shows of a long output) is rendered whole once its output pauses for `SETTLE_AFTER`: the exact
-        markup. Rendered whole every `SETTLE_AFTER` while a command kept writing, its card cost the server
-        and every page the whole output shown (64 KB) twice a second, whatever the chunks."""
+    def schedule_settles(self, entries: list[Item], tabs: list[TabView]) -> None:
+        """A card whose tabs were sent appended output is rendered whole (the exact markup) once its output
+        pauses for `SETTLE_AFTER`. Rendered whole every `SETTLE_AFTER` while a command kept writing, its
+        card cost the server and every page the whole output shown (up to 64 KB) twice a second, whatever
+        the chunks; while it writes, `card_append` renders it whole once a tab was sent `SHOWN_CHARS`."""
         loop = asyncio.get_running_loop()
         now = loop.time()
         for entry in entries:
             if not isinstance(entry, ToolCallItem):
                 continue
-            shown = next((c for tab in tabs if (c := tab.cards.get(entry.id)) is not None and c.raw), None)
-            if shown is None or shows_whole(entry, terminals, shown):
+            if not any((c := tab.cards.get(entry.id)) is not None and c.raw for tab in tabs):
                 continue
             self._appended_at[entry.id] = now
             if entry.id not in self._settle_timers:
@@ -74,12 +64,11 @@ class CardDeltas:
     def _settle_due(self, entry_id: str) -> None:
         del self._settle_timers[entry_id]
         loop = asyncio.get_running_loop()
-        quiet_from = self._appended_at.pop(entry_id, -float("inf")) + SETTLE_AFTER
-        if loop.time() < quiet_from:  # still writing: rendered whole once it pauses (or, `card_append`,
-            # once a tab was sent `SHOWN_CHARS` appended)
-            self._appended_at[entry_id] = quiet_from - SETTLE_AFTER
+        quiet_from = self._appended_at.get(entry_id, -float("inf")) + SETTLE_AFTER
+        if loop.time() < quiet_from:  # still writing: once it pauses
             self._settle_timers[entry_id] = loop.call_at(quiet_from, self._settle_due, entry_id)
             return
+        self._appended_at.pop(entry_id, None)
         self._settling.add(entry_id)
         self._mark([entry_id])
 
@@ -121,7 +110,7 @@ class CardFrame:
     def sent(self, entries: list[Item], tabs: list[TabView]) -> None:
         if self._ahead:
             self._owner.settle(self._ahead)
-        self._owner.schedule_settles(entries, tabs, self._state.terminals)
+        self._owner.schedule_settles(entries, tabs)
 
     def _append(self, entry: ToolCallItem, shown: CardShown | None) -> tuple[str, CardShown] | None:
         """`card_stream.card_append`, unless the card is due to be rendered whole for this tab."""

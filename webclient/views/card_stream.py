@@ -8,11 +8,10 @@ card changed but its content gaining entries and its terminals' output growing, 
 added, rendered as the card renders them and appended to its content, and the text added to an output,
 escaped, appended to the output's `<pre>`. The card is rendered whole again
 when anything else of it changes, once a tab has been sent `SHOWN_CHARS` this way (so the page keeps
-showing about the tail the full render shows), and, when its output is longer than the card shows,
-once the output pauses for `SETTLE_AFTER` (which its owner, `CardDeltas`, schedules), so a tab ends with
-the same markup the full page and a new tab's snapshot show (an output that short is shown whole: the
-text appended is what the whole render shows). Output with control sequences or carriage returns
-(colours, a progress bar) is not appended: its card is rendered whole, as before.
+showing about the tail the full render shows), and once its output pauses for `SETTLE_AFTER` (which
+its owner, `CardDeltas`, schedules), so a tab ends with the same markup the full page and a new tab's
+snapshot show. Output with control sequences or carriage returns (colours, a progress bar) is not
+appended: its card is rendered whole, as before.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from markupsafe import escape
 from webclient.domain.items import TerminalView, ToolCallItem
 from webclient.views.terminal import SHOWN_CHARS
 
-# How long after text was appended to a card its tabs get it rendered whole (the exact markup).
+# How long a card's output must pause before its tabs get the card rendered whole (the exact markup).
 SETTLE_AFTER = 0.5
 # Looked at before the added text, for an escape sequence or a carriage return the addition may complete.
 _CONTEXT = 256
@@ -104,16 +103,6 @@ def card_ahead(
     now = CardShown(_shell(item, views), shown.entries, shown.terminals, shown.outputs, shown.raw)
     appended = card_append(item, terminals, now, entries_added)
     return appended[0] if appended is not None and appended[0] else None
-
-
-def shows_whole(item: ToolCallItem, terminals: Mapping[str, TerminalView], shown: CardShown) -> bool:
-    """Whether a tab showing `shown` of `item`, plain output appended, shows what the card rendered whole
-    does: every output of it is short enough to be shown whole (`terminal_text` clips none of it), and
-    plain text appended to a shown output is what the whole render shows of it."""
-    views = _views(item, terminals, shown.terminals) if len(item.content) >= shown.entries else []
-    return len(views) == len(shown.terminals) and all(
-        view is None or len(view.output) <= SHOWN_CHARS for _, view in views
-    )
 
 
 Outputs = tuple[tuple[int, int] | None, ...]

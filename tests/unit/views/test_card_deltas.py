@@ -60,7 +60,6 @@ async def test_output_is_appended_and_the_card_goes_out_whole_a_moment_later(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(card_deltas, "SETTLE_AFTER", 0.0)
-    monkeypatch.setattr(card_stream, "SHOWN_CHARS", 6)  # the output is longer than the card shows
     marks = Marks()
     state, deltas = SessionState(session_id="s-1"), CardDeltas(marks)
     card = running(state)
@@ -75,25 +74,33 @@ async def test_output_is_appended_and_the_card_goes_out_whole_a_moment_later(
     assert deltas.frame(state, {card.id}, now=0.0).delta(card, tab) is None  # this frame: the card whole
 
 
-async def test_output_short_enough_to_be_shown_whole_is_not_rendered_whole_again_as_it_streams(
+async def test_a_card_is_rendered_whole_once_its_output_pauses_not_while_it_streams(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The text appended is what the whole render shows: rendered whole twice a second, a command's card
-    # cost the server and every page the output shown (up to 64 KB) each time, whatever its chunks.
-    monkeypatch.setattr(card_deltas, "SETTLE_AFTER", 0.0)
+    # Rendered whole every SETTLE_AFTER while a command wrote, a card cost the server and every page the
+    # output it shows (up to 64 KB) twice a second, whatever its chunks.
+    clock = [1000.0]
+    monkeypatch.setattr(asyncio.get_running_loop(), "time", lambda: clock[0])  # the loop's timers too
     marks = Marks()
     state, deltas = SessionState(session_id="s-1"), CardDeltas(marks)
     card = running(state)
     tab = tab_showing(deltas, state, card)
-    for line in ("two\n", "three\n"):
-        card = wrote(state, line)
-        frame = deltas.frame(state, {card.id}, now=0.0)
+
+    async def later(seconds: float) -> None:
+        clock[0] += seconds
+        for _ in range(3):
+            await asyncio.sleep(0)  # loop turns, no waiting: a timer due by now has had its turn
+
+    for n in range(6):  # a line every 0.6 SETTLE_AFTER, for 3.6 SETTLE_AFTER
+        card = wrote(state, f"line {n}\n")
+        frame = deltas.frame(state, {card.id}, now=clock[0])
         sent = frame.delta(card, tab)
         assert sent is not None and f"beforeend:#{output_id(card.id, 0)}" in sent
         frame.sent([card], [tab])
-        for _ in range(3):
-            await asyncio.sleep(0)  # loop turns, no waiting: a timer due at once has had its turn
+        await later(0.6 * card_stream.SETTLE_AFTER)
     assert marks.keys == []
+    await later(0.5 * card_stream.SETTLE_AFTER)  # the output paused
+    assert marks.keys == [card.id]
     await deltas.stop()
 
 
