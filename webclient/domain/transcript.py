@@ -294,14 +294,14 @@ class Transcript:
         views cut change."""
         while len(self.terminals) > MAX_TERMINAL_VIEWS:
             del self.terminals[next(t for t in self.terminals if t != current)]
-        total = sum(len(view.output) for view in self.terminals.values())
+        total = sum(view.length for view in self.terminals.values())
         changed: set[str] = set()
         for terminal_id, view in self.terminals.items():
             if total <= TERMINALS_BUDGET:
                 break
-            if terminal_id == current or len(view.output) <= KEPT_TAIL:
+            if terminal_id == current or view.length <= KEPT_TAIL:
                 continue
-            total -= len(view.output) - KEPT_TAIL
+            total -= view.length - KEPT_TAIL
             view.replace(view.output[-KEPT_TAIL:], truncated=True)
             changed |= self._cards_showing(terminal_id)
         return changed

@@ -123,10 +123,11 @@ def _outputs_added(
             outputs.append(now)
             continue
         epoch, upto = had
-        if view.epoch != epoch or len(view.output) < upto or upto == 0:
+        if view.epoch != epoch or view.length < upto or upto == 0:
             return None  # replaced, cut, or no `<pre>` yet: the card whole
-        if len(view.output) > upto:
-            added = appended_text(view.output, upto)
+        if view.length > upto:
+            start = max(0, upto - _CONTEXT)  # read what was added and what it may continue, no more
+            added = appended_text(view.since(start), upto - start)
             if added is None:
                 return None
             raw += len(added)
@@ -160,7 +161,7 @@ def _views(item: ToolCallItem, terminals: Mapping[str, TerminalView], at: tuple[
 
 
 def _output(view: TerminalView | None) -> tuple[int, int] | None:
-    return None if view is None else (view.epoch, len(view.output))
+    return None if view is None else (view.epoch, view.length)
 
 
 _CONTENT_EPOCH = 3  # where `_shell` has the content's epoch
