@@ -116,9 +116,9 @@ def serve(argv: list[str], hold_ms: float, report: Path) -> int:
     watch = LoopWatch(hold_ms, report)
     original = cli.serve
 
-    def serve_watched(settings: Any, sock: Any) -> None:
+    def serve_watched(*args: Any) -> None:  # whatever `cli.serve` takes
         watch.install()
-        original(settings, sock)
+        original(*args)
 
     cli.serve = serve_watched  # type: ignore[assignment]
     return cli.main(argv)

@@ -119,10 +119,15 @@ def test_a_commands_output_streamed_a_line_at_a_time_is_appended_and_ends_as_a_f
     ask(page, stream_server, "terminal 300 100")  # three seconds of output, a stamped line at a time
     output = page.get_by_test_id("terminal-output")
     expect(output).to_contain_text("test_00001 passed", timeout=30_000)
-    # While it runs, what the command writes is appended to the output the card shows (a text node a
-    # frame), not the card swapped whole for each line.
+    # While it runs, what the command writes is appended to the output the card shows, not the card
+    # swapped whole for each line; what comes after a line ended is a block of its own, laid out alone
+    # (appended as text, each chunk had the whole output laid out again).
     page.wait_for_function(
-        "() => (document.querySelector('[data-testid=terminal-output]')?.childNodes.length || 0) > 3",
+        """() => {
+          const out = document.querySelector('[data-testid=terminal-output]');
+          return !!out && out.children.length > 3
+            && [...out.children].every((piece) => getComputedStyle(piece).display === 'block');
+        }""",
         timeout=30_000,
     )
     expect(page.get_by_test_id("terminal-exit")).to_have_text("Exited with code 0", timeout=30_000)

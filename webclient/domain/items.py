@@ -5,6 +5,7 @@ file writes, and what a tool-call card shows of a terminal. Each entry has a sta
 from __future__ import annotations
 
 import itertools
+import threading
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
@@ -105,7 +106,9 @@ class ToolCallItem:
     title: str = ""
     kind: str | None = None
     status: str | None = None
-    content: tuple[ToolCallContent, ...] = ()
+    # A list, appended to in place: an ACP v2 agent may send a content of 20,000 entries one at a time,
+    # and a tuple made anew for each cost each entry the length of the content (a copy of every entry).
+    content: list[ToolCallContent] = field(default_factory=list)
     locations: tuple[Any, ...] = ()
     raw_input: Any = None
     raw_output: Any = None
@@ -125,16 +128,17 @@ class ToolCallItem:
 
     def merge(self, event: ToolCallEvent) -> None:
         """Fields sent replace, fields cleared (v2's null) go back to nothing, appended content adds."""
-        for name in ("title", "kind", "status", "content", "locations", "raw_input", "raw_output"):
+        for name in ("title", "kind", "status", "locations", "raw_input", "raw_output"):
             value = getattr(event, name)
             if value is not None:
                 setattr(self, name, value)
             elif name in event.cleared:
                 setattr(self, name, _CLEARED[name])
         if event.content is not None or "content" in event.cleared:
+            self.content = list(event.content or ())
             self.content_epoch += 1
         if event.appended:
-            self.content = (*self.content, *event.appended)
+            self.content.extend(event.appended)
         if event.cancellable is not None:
             self.cancellable = event.cancellable
         if event.status is not None:
@@ -154,7 +158,6 @@ _CLEARED: dict[str, Any] = {
     "title": "",
     "kind": None,
     "status": None,
-    "content": (),
     "locations": (),
     "raw_input": None,
     "raw_output": None,
@@ -170,7 +173,6 @@ class TerminalView:
     """What a tool-call card shows of a terminal: a client terminal's output as last captured, or the
     output an agent streamed in `_meta` (codex-acp). `truncated`: earlier output was dropped."""
 
-    output: str = ""
     truncated: bool = False
     exit: TerminalExit | None = None
     command: str | None = None  # what an ACP v2 agent says its terminal runs
@@ -178,10 +180,39 @@ class TerminalView:
     # Counts the changes of `output` other than text added at its end (replaced, its head cut): a tab
     # that has the output up to some length of the same epoch may be sent only what was added since.
     epoch: int = 0
+    # The output's length, and the output as the pieces added since it was last read whole: a chunk adds a
+    # piece and copies nothing (the output made anew for each cost each line all of it, 1 ms a line at
+    # 1 MB); `output` joins them when the card is rendered whole, `since` reads only the last ones.
+    length: int = 0
+    _pieces: list[str] = field(default_factory=list, repr=False, compare=False)
+    # A frame rendered on a worker thread may join the pieces while the loop adds one.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    @property
+    def output(self) -> str:
+        """The whole output (the pieces joined into one, once)."""
+        with self._lock:
+            if len(self._pieces) > 1:
+                self._pieces[:] = ["".join(self._pieces)]
+            return self._pieces[0] if self._pieces else ""
+
+    def since(self, start: int) -> str:
+        """The output from `start` on, read from the pieces it spans only."""
+        with self._lock:
+            at, count = self.length, 0
+            for piece in reversed(self._pieces):
+                if at <= start:
+                    break
+                at -= len(piece)
+                count += 1
+            return "".join(self._pieces[len(self._pieces) - count :])[start - at :]
 
     def stream(self, chunk: TerminalStream) -> None:
-        self.output += chunk.data
-        if len(self.output) > MAX_STREAMED_CHARS:
+        if chunk.data:
+            with self._lock:
+                self._pieces.append(chunk.data)
+                self.length += len(chunk.data)
+        if self.length > MAX_STREAMED_CHARS:
             # A quarter more than needed goes: the head is cut once every so many chunks, not on each.
             self.replace(self.output[-(MAX_STREAMED_CHARS * 3 // 4) :], truncated=True)
         if chunk.exited:
@@ -189,16 +220,22 @@ class TerminalView:
 
     def replace(self, output: str, *, truncated: bool) -> None:
         """The output is now `output` (not only longer)."""
-        self.output, self.truncated = output, truncated
+        self._set(output)
+        self.truncated = truncated
         self.epoch += 1
 
     def capture(self, output: str, truncated: bool, exit: TerminalExit | None) -> None:
         """A client terminal's output as captured again: kept as an addition when it only grew."""
-        if truncated == self.truncated and len(output) >= len(self.output) and output.startswith(self.output):
-            self.output = output
+        if truncated == self.truncated and len(output) >= self.length and output.startswith(self.output):
+            self._set(output)
         else:
             self.replace(output, truncated=truncated)
         self.exit = exit
+
+    def _set(self, output: str) -> None:
+        with self._lock:
+            self._pieces[:] = [output] if output else []
+            self.length = len(output)
 
     def update(self, event: TerminalEvent) -> None:
         """An ACP v2 display terminal: a snapshot replaces the output, a chunk adds to it."""

@@ -235,7 +235,7 @@ class Transcript:
         # New content replaces the old, but output streamed in `_meta` belongs to the card for good.
         streamed = item.streamed_terminals - item.terminal_ids if item.streamed_terminals else set()
         for terminal_id in streamed:
-            item.content = (*item.content, ToolCallContent(kind="terminal", terminal_id=terminal_id))
+            item.content.append(ToolCallContent(kind="terminal", terminal_id=terminal_id))
         # Only what this event brought is looked at: an entry at a time may make a long content.
         for entry in (*(event.content or event.appended), *item.content[len(item.content) - len(streamed) :]):
             if entry.kind == "terminal" and entry.terminal_id:
@@ -294,14 +294,14 @@ class Transcript:
         views cut change."""
         while len(self.terminals) > MAX_TERMINAL_VIEWS:
             del self.terminals[next(t for t in self.terminals if t != current)]
-        total = sum(len(view.output) for view in self.terminals.values())
+        total = sum(view.length for view in self.terminals.values())
         changed: set[str] = set()
         for terminal_id, view in self.terminals.items():
             if total <= TERMINALS_BUDGET:
                 break
-            if terminal_id == current or len(view.output) <= KEPT_TAIL:
+            if terminal_id == current or view.length <= KEPT_TAIL:
                 continue
-            total -= len(view.output) - KEPT_TAIL
+            total -= view.length - KEPT_TAIL
             view.replace(view.output[-KEPT_TAIL:], truncated=True)
             changed |= self._cards_showing(terminal_id)
         return changed

@@ -20,6 +20,7 @@ class CardDeltas:
     def __init__(self, mark: Callable[[Iterable[str]], None]) -> None:
         self._mark = mark
         self._settle_timers: dict[str, asyncio.TimerHandle] = {}
+        self._appended_at: dict[str, float] = {}  # when a card's tabs were last sent appended output
         self._settling: set[str] = set()
 
     def work(self, entry: Item, now: float) -> int | None:
@@ -37,6 +38,7 @@ class CardDeltas:
         for timer in self._settle_timers.values():
             timer.cancel()
         self._settle_timers.clear()
+        self._appended_at.clear()
 
     def settle(self, ahead: set[str]) -> None:
         """These cards were sent what they gained ahead: each goes out whole in the next frame."""
@@ -44,16 +46,29 @@ class CardDeltas:
         self._mark(ahead)
 
     def schedule_settles(self, entries: list[Item], tabs: list[TabView]) -> None:
-        """A card whose tabs were sent appended output is rendered whole a moment later (the exact markup)."""
+        """A card whose tabs were sent appended output is rendered whole (the exact markup) once its output
+        pauses for `SETTLE_AFTER`. Rendered whole every `SETTLE_AFTER` while a command kept writing, its
+        card cost the server and every page the whole output shown (up to 64 KB) twice a second, whatever
+        the chunks; while it writes, `card_append` renders it whole once a tab was sent `SHOWN_CHARS`."""
         loop = asyncio.get_running_loop()
+        now = loop.time()
         for entry in entries:
-            if entry.id in self._settle_timers or not isinstance(entry, ToolCallItem):
+            if not isinstance(entry, ToolCallItem):
                 continue
-            if any((c := tab.cards.get(entry.id)) is not None and c.raw for tab in tabs):
-                self._settle_timers[entry.id] = loop.call_later(SETTLE_AFTER, self._settle_due, entry.id)
+            if not any((c := tab.cards.get(entry.id)) is not None and c.raw for tab in tabs):
+                continue
+            self._appended_at[entry.id] = now
+            if entry.id not in self._settle_timers:
+                self._settle_timers[entry.id] = loop.call_at(now + SETTLE_AFTER, self._settle_due, entry.id)
 
     def _settle_due(self, entry_id: str) -> None:
         del self._settle_timers[entry_id]
+        loop = asyncio.get_running_loop()
+        quiet_from = self._appended_at.get(entry_id, -float("inf")) + SETTLE_AFTER
+        if loop.time() < quiet_from:  # still writing: once it pauses
+            self._settle_timers[entry_id] = loop.call_at(quiet_from, self._settle_due, entry_id)
+            return
+        self._appended_at.pop(entry_id, None)
         self._settling.add(entry_id)
         self._mark([entry_id])
 
@@ -88,6 +103,9 @@ class CardFrame:
             tab.cards.pop(entry.id, None)
         else:
             tab.cards[entry.id] = shown
+
+    def ahead(self, entry: Item, tab: TabView) -> str | None:
+        return None  # a card sends what it gained ahead in its own frame (`_ahead_of`)
 
     def sent(self, entries: list[Item], tabs: list[TabView]) -> None:
         if self._ahead:

@@ -8,10 +8,10 @@ card changed but its content gaining entries and its terminals' output growing, 
 added, rendered as the card renders them and appended to its content, and the text added to an output,
 escaped, appended to the output's `<pre>`. The card is rendered whole again
 when anything else of it changes, once a tab has been sent `SHOWN_CHARS` this way (so the page keeps
-showing about the tail the full render shows), and `SETTLE_AFTER` after text was appended (which its
-owner, `LiveHub`, schedules), so a tab ends with the same markup the full page and a new tab's snapshot
-show. Output with control sequences or carriage returns (colours, a progress bar) is not appended: its
-card is rendered whole, as before.
+showing about the tail the full render shows), and once its output pauses for `SETTLE_AFTER` (which
+its owner, `CardDeltas`, schedules), so a tab ends with the same markup the full page and a new tab's
+snapshot show. Output with control sequences or carriage returns (colours, a progress bar) is not
+appended: its card is rendered whole, as before.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from markupsafe import escape
 from webclient.domain.items import TerminalView, ToolCallItem
 from webclient.views.terminal import SHOWN_CHARS
 
-# How long after text was appended to a card its tabs get it rendered whole (the exact markup).
+# How long a card's output must pause before its tabs get the card rendered whole (the exact markup).
 SETTLE_AFTER = 0.5
 # Looked at before the added text, for an escape sequence or a carriage return the addition may complete.
 _CONTEXT = 256
@@ -123,10 +123,11 @@ def _outputs_added(
             outputs.append(now)
             continue
         epoch, upto = had
-        if view.epoch != epoch or len(view.output) < upto or upto == 0:
+        if view.epoch != epoch or view.length < upto or upto == 0:
             return None  # replaced, cut, or no `<pre>` yet: the card whole
-        if len(view.output) > upto:
-            added = appended_text(view.output, upto)
+        if view.length > upto:
+            start = max(0, upto - _CONTEXT)  # read what was added and what it may continue, no more
+            added = appended_text(view.since(start), upto - start)
             if added is None:
                 return None
             raw += len(added)
@@ -160,7 +161,7 @@ def _views(item: ToolCallItem, terminals: Mapping[str, TerminalView], at: tuple[
 
 
 def _output(view: TerminalView | None) -> tuple[int, int] | None:
-    return None if view is None else (view.epoch, len(view.output))
+    return None if view is None else (view.epoch, view.length)
 
 
 _CONTENT_EPOCH = 3  # where `_shell` has the content's epoch

@@ -28,6 +28,12 @@ class DeltaFrame(Protocol):
         """`tab` was sent `entry` whole: note what it shows of it now."""
         ...
 
+    def ahead(self, entry: Item, tab: TabView) -> str | None:
+        """What `tab` is sent of `entry`'s change at once, on the loop, when this frame renders on a worker
+        thread (a long block that finished): what arrived, appended as it came, which the frame's render
+        then replaces; it notes what the tab shows then. None: nothing to send ahead."""
+        ...
+
     def sent(self, entries: list[Item], tabs: list[TabView]) -> None:
         """The frame went out to the tabs (`tabs`, every one connected now): schedule what is due later."""
         ...

@@ -87,6 +87,10 @@ class Stream:
             self.formatted = None  # a render of a tail that is no longer the tail
         return end, replaced
 
+    def continues(self, text: str) -> bool:
+        """Whether `text` continues the text the last frame read (grew, or stayed as it was)."""
+        return text.startswith(self._text)
+
     def work(self, text: str, now: float) -> int:
         """What the next frame of `text` renders, in characters: what arrived, and the tail if its render
         may be due."""

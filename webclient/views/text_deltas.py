@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from webclient.aio import cancel_and_wait
 from webclient.domain.items import Item
 from webclient.domain.state import SessionState
+from webclient.views import render
 from webclient.views.markdown_stream import answer_text, finished_end
 from webclient.views.streamed import Shown, Stream, StreamFrame, render_tail
 from webclient.views.tab_view import TabView
@@ -95,6 +97,7 @@ class TextFrame:
         self._now = now
         self._changes: dict[str, StreamFrame] = {}
         self._ends: dict[str, int] = {}
+        self._raw: dict[tuple[str, int], str] = {}  # what is sent ahead, by answer and where the tab was
 
     def streamed_text(self, entry: Item) -> str | None:
         """`markdown_stream.streamed_text`, reading each piece of a growing answer once."""
@@ -120,6 +123,25 @@ class TextFrame:
             tab.streamed.pop(entry.id, None)  # shown whole from now on (say, an image joined it)
         else:
             tab.streamed[entry.id] = Shown(self._finished_end(entry.id, text), len(text))
+
+    def ahead(self, entry: Item, tab: TabView) -> str | None:
+        """What arrived of an answer since the tab's last frame, appended to its tail as raw text: the
+        frame renders a long block that finished (a list of 2,000 items) on a worker thread, and the last
+        chunks, the ones that finished it, go out now instead of with that render, which replaces them."""
+        text = self.streamed_text(entry)
+        shown = tab.streamed.get(entry.id)
+        if text is None or shown is None or len(text) <= shown.upto:
+            return None
+        stream = self._owner.stream(entry.id)
+        if not stream.continues(text):
+            return None  # replaced, not grown: the frame sends it whole
+        key = (entry.id, shown.upto)
+        frame = self._raw.get(key)
+        if frame is None:
+            raw = render.raw_text(text[shown.upto :], code=stream.in_code)
+            frame = self._raw[key] = render.message_raw(entry.id, raw)
+        tab.streamed[entry.id] = replace(shown, upto=len(text), raw=True)
+        return frame
 
     def sent(self, entries: list[Item], tabs: list[TabView]) -> None:
         self._owner.schedule_formats(entries, tabs)

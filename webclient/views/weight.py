@@ -73,7 +73,7 @@ def _card_size(item: ToolCallItem, terminals: Mapping[str, TerminalView]) -> int
         _sizes.clear()
     _sizes[item.id] = (item.content_epoch, len(item.content), size, terminal_ids)
     shown = (terminals.get(terminal_id) for terminal_id in terminal_ids)
-    return size + sum(min(len(view.output), 2 * SHOWN_CHARS) for view in shown if view is not None)
+    return size + sum(min(view.length, 2 * SHOWN_CHARS) for view in shown if view is not None)
 
 
 def _event_size(event: ToolCallEvent, terminals: Mapping[str, TerminalView]) -> int:
@@ -87,5 +87,5 @@ def _content_size(content: Iterable[ToolCallContent], terminals: Mapping[str, Te
             size += len(entry.content.text)
         size += len(entry.old_text or "") + len(entry.new_text or "") + len(entry.patch or "")
         if entry.terminal_id is not None and (view := terminals.get(entry.terminal_id)) is not None:
-            size += min(len(view.output), 2 * SHOWN_CHARS)  # all a card reads of it (`terminal_text`)
+            size += min(view.length, 2 * SHOWN_CHARS)  # all a card reads of it (`terminal_text`)
     return size

@@ -212,7 +212,7 @@ def test_tool_call_update_overwrites_only_the_fields_it_sends() -> None:
     assert card.title == "Run"
     assert card.kind == "execute"
     assert card.status == "in_progress"
-    assert card.content == content
+    assert card.content == list(content)
     assert card.locations == locations
     assert card.raw_input == {"cmd": "ls"}
     assert card.raw_output == {"rc": 0}
@@ -225,7 +225,7 @@ def test_tool_call_update_with_empty_content_replaces_the_content() -> None:
     state.apply(ToolCallEvent(tool_call_id="t", is_update=True, content=()))
     card = state.items[0]
     assert isinstance(card, ToolCallItem)
-    assert card.content == ()
+    assert card.content == []
 
 
 def test_two_tool_call_ids_make_two_cards_and_updates_find_their_own() -> None:

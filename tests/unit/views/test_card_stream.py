@@ -12,6 +12,7 @@ import pytest
 
 from tests.support.html import top_level, unnumbered
 from webclient.acp.models import TerminalStream, TextPart, ToolCallContent, ToolCallEvent
+from webclient.domain.items import TerminalView
 from webclient.domain.state import SessionState
 from webclient.views import card_deltas
 from webclient.views.card_stream import output_id
@@ -273,3 +274,34 @@ async def test_a_card_weighed_as_its_content_grows_weighs_what_it_carries(hub: L
     assert text_size(card, hub.state.terminals) == len("short")
     content_chunk(hub, "read-1", "more")
     assert text_size(card, hub.state.terminals) == len("shortmore")
+
+
+async def test_a_line_of_a_commands_output_reads_none_of_the_output_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The output made anew for each line cost each line all of it (1 ms a line at 1 MB); read whole, it
+    # would cost as much again. Only a whole render of the card reads it whole.
+    reads: list[int] = []
+    whole = TerminalView.__dict__["output"]
+    assert isinstance(whole, property) and whole.fget is not None
+    read = whole.fget
+
+    def counted(view: TerminalView) -> str:
+        reads.append(view.length)
+        return str(read(view))
+
+    monkeypatch.setattr(TerminalView, "output", property(counted))
+    hub = LiveHub(SessionState(session_id="s-1"), interval=3600)
+    sub = hub.subscribe()
+    item_id = started(hub)
+    for n in range(500):
+        wrote(hub, f"test_{n:05} passed\n")
+    hub.flush()  # the card whole, with 500 lines
+    drain(sub)
+    reads.clear()
+    for n in range(500, 520):
+        wrote(hub, f"test_{n:05} passed\n")
+        hub.flush()
+        (frame,) = drain(sub)
+        assert f"beforeend:#{output_id(item_id, 0)}" in str(frame) and f"test_{n:05}" in str(frame)
+    assert reads == []

@@ -27,6 +27,9 @@ class Kind:
     def whole(self, entry: Item, tab: TabView) -> None:
         self.noted.append(entry.id)
 
+    def ahead(self, entry: Item, tab: TabView) -> str | None:
+        raise AssertionError("not the walk's: the hub asks it before a frame rendered off the loop")
+
     def sent(self, entries: list[Item], tabs: list[TabView]) -> None:
         raise AssertionError("not the walk's: the hub calls it once the frame went out")
 

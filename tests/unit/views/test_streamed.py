@@ -205,8 +205,48 @@ async def test_a_long_block_that_finishes_is_rendered_off_the_event_loop(
             frame = await asyncio.wait_for(sub.frames.get(), 30)
             assert frame is not None
             frames.append(frame)
-        assert f"<li>item {len(items) - 1}</li>" in frames[-1]  # the finished list, rendered
+        assert "<li>" not in frames[-1]  # what finished the list went out ahead of its render
+        rendered = await asyncio.wait_for(sub.frames.get(), 30)
+        assert f"<li>item {len(items) - 1}</li>" in str(rendered)  # the finished list, rendered
         long = [thread for size, thread in renders if size > LONG_MARKDOWN]
         assert long and threading.main_thread().name not in long
     finally:
+        await hub.stop()
+
+
+async def test_the_chunk_that_finishes_a_long_block_goes_out_before_the_blocks_render(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A list of 2,000 items that finished renders on a worker thread: its last items went out only with
+    # that render (236 ms in a quiet benchmark run, the worst chunk of the list).
+    release = threading.Event()
+    real_added = render.message_added
+
+    def held_added(entry_id: str, added: Markup) -> str:  # the finished list's render, held
+        if threading.current_thread() is not threading.main_thread():
+            release.wait(60)
+        return real_added(entry_id, added)
+
+    monkeypatch.setattr(render, "message_added", held_added)
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
+    hub.start()
+    try:
+        sub = hub.subscribe()
+        sub.frames.get_nowait()
+        items = [f"- item {n}\n" for n in range(LONG_MARKDOWN // 8)]
+        for chunk in (items[0], "".join(items[1:-1])):
+            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=chunk))))
+            assert await asyncio.wait_for(sub.frames.get(), 30) is not None
+        last = items[-1] + "\nAfter the list."
+        hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=last))))
+        ahead = await asyncio.wait_for(sub.frames.get(), 30)  # while the list's render is held
+        assert ahead is not None and "md-raw" in ahead
+        assert f"- item {len(items) - 1}" in ahead and "After the list." in ahead
+        assert "<li>" not in ahead
+        release.set()
+        rendered = await asyncio.wait_for(sub.frames.get(), 30)
+        assert rendered is not None and f"<li>item {len(items) - 1}</li>" in rendered
+        assert "<p>After the list.</p>" in rendered
+    finally:
+        release.set()
         await hub.stop()

@@ -14,7 +14,7 @@ from tests.support.markdown_corpus import CORPUS, random_chunks
 from tests.support.polling import eventually
 from webclient.acp.models import AgentStatus, MessageChunk, TextPart
 from webclient.domain.state import SessionState
-from webclient.views import render, streamed
+from webclient.views import live, render, streamed
 from webclient.views.live import LiveHub
 from webclient.views.subscriber import Subscriber
 
@@ -52,12 +52,19 @@ def _raw_spans_hold_only_text(frames: list[str]) -> bool:
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("role", ["agent", "thought"])
 @pytest.mark.parametrize("name", CORPUS)
+@pytest.mark.parametrize("finished_off_loop", [False, True], ids=["finished-on-loop", "finished-off-loop"])
 async def test_an_answer_streamed_in_random_chunks_ends_as_one_rendering_of_it(
-    name: str, role: Literal["agent", "thought"], seed: int, monkeypatch: pytest.MonkeyPatch
+    name: str,
+    role: Literal["agent", "thought"],
+    seed: int,
+    finished_off_loop: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Short limits, so most blocks of the corpus go through the raw-text stage and its later render.
     monkeypatch.setattr(streamed, "SHORT_TAIL", 30)
     monkeypatch.setattr(streamed, "FORMAT_INTERVAL", 0.02)
+    if finished_off_loop:  # finished blocks render on a worker thread, what finished them sent ahead
+        monkeypatch.setattr(live, "LONG_MARKDOWN", 30)
     hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
     hub.state.set_agent_status(AgentStatus.READY)
     hub.start()
