@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from tests.support.console import watch_problems
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, serve_in_thread
-from tests.support.pages import in_view, open_app, prompt, sockets_through
+from tests.support.pages import in_view, open_app, prompt, reload, sockets_through
 
 
 def test_the_banner_shows_in_view_when_the_server_goes_away_and_a_restart_is_explained(
@@ -117,3 +117,32 @@ def test_a_dropped_connection_comes_back_by_itself_and_with_reconnect_now(
     assert len(sockets) == 3
     prompt(page, "list files")  # and the session goes on over the new connection
     assert problems == []
+
+
+# Marks the messages the server rendered into the page, before any script of the page runs: a snapshot
+# swapped in over them replaces them with unmarked ones.
+_MARK_RENDERED = """document.addEventListener("readystatechange", () => {
+  if (document.readyState !== "interactive") { return; }
+  for (const entry of document.querySelectorAll("#transcript > *")) {
+    entry.setAttribute("data-rendered", "1");
+  }
+});"""
+
+
+def test_a_page_that_shows_the_session_as_it_is_keeps_its_markup_when_its_socket_opens(
+    page: Page, server: LiveServer
+) -> None:
+    open_app(page, server)
+    prompt(page, "list files")
+    page.add_init_script(_MARK_RENDERED)
+    answer = page.locator('[data-testid="message"][data-role="agent"]').last
+    # A change between the page's render and its socket (suggestions and the stored sessions' list follow
+    # a turn) rightly brings a full snapshot: once the session is quiet, a reload keeps what was rendered.
+    kept = False
+    for _ in range(5):
+        reload(page)
+        expect(answer).to_contain_text("README.md")
+        if answer.get_attribute("data-rendered") == "1":
+            kept = True
+            break
+    assert kept, "every reload's socket swapped the same transcript in again"

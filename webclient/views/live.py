@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -61,6 +62,16 @@ class LiveHub:
         self._resyncs: set[Subscriber] = set()  # tabs that asked for a fresh snapshot
         self._rendering = False
         self._beacon = DigestBeacon(state, self._tell_digest, self._settled)
+        # What the session looks like, as a name: this hub's own (a page of another server start or
+        # another session never matches) and a count of the changes marked so far.
+        self._epoch = secrets.token_hex(6)
+        self._changes = 0
+
+    @property
+    def revision(self) -> str:
+        """Names the session as it is now; any change marked since gives another name. A page rendered
+        now hands it to its socket, which then needs no snapshot if nothing changed meanwhile."""
+        return f"{self._epoch}-{self._changes}"
 
     def start(self) -> None:
         if self._task is None:
@@ -79,6 +90,7 @@ class LiveHub:
         """Note that these parts of the state changed; they go out with the next frame."""
         if not isinstance(keys, set | frozenset):
             keys = set(keys)
+        self._changes += 1  # counted before any is left out: a name must change whenever the state did
         if Aspect.PROTOCOL_LOG in keys and not self._inspected():
             # Only a tab whose inspector is open is sent the log (one that opens it gets all of it then):
             # with none, a message crossing the wire is no reason for a frame.
@@ -90,10 +102,13 @@ class LiveHub:
     def _inspected(self) -> bool:
         return any(sub.view.watching_inspector for sub in self._subscribers)
 
-    def subscribe(self) -> Subscriber:
-        """A new tab: it gets a full snapshot first, then every later change."""
+    def subscribe(self, shown: str | None = None) -> Subscriber:
+        """A new tab: it gets a full snapshot first, then every later change. A tab whose page was rendered
+        at `shown`, this hub's `revision` still, shows the session as it is: its snapshot is empty (a
+        long transcript is neither rendered again nor swapped into the page it is already in)."""
         sub = Subscriber()
-        sub.snapshot(render.snapshot(self.state), self.state)
+        current = shown is not None and shown == self.revision
+        sub.snapshot("" if current else render.snapshot(self.state), self.state)
         self._subscribers.add(sub)
         return sub
 

@@ -31,9 +31,10 @@ async def session_page(local_id: str, sessions: Sessions, settings: ServerSettin
     live = sessions.session(local_id)
     if live is None:  # a page, not JSON: a person followed an old link
         return HTMLResponse(NO_SUCH_SESSION.html(), status_code=404, headers=NO_STORE)
+    shown = live.viewers.revision  # read first: a change while the page renders makes its socket resync
     html = render.page(
         live.state,
-        ws_path=f"/ws/{local_id}",
+        ws_path=f"/ws/{local_id}?shown={shown}",
         session_path=f"/s/{local_id}",
         suggestion_style=settings.suggestion_style,
         present=settings.present,

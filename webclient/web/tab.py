@@ -243,7 +243,8 @@ class Tab:
 async def serve_tab(socket: WebSocket, registry: Registry, live: Live) -> None:
     """Serve one tab on `live` until it disconnects; its frames go out while its actions come in."""
     await socket.accept()
-    sub = live.viewers.subscribe()
+    # The revision the tab's page was rendered at (see `session_page`): no snapshot if it still is.
+    sub = live.viewers.subscribe(socket.query_params.get("shown"))
     sender = asyncio.create_task(_send_frames(socket, sub), name="ws-sender")
     try:
         await Tab(registry, live, sub).receive(socket)

@@ -48,6 +48,36 @@ async def test_a_subscriber_first_gets_a_snapshot(hub: LiveHub) -> None:
     assert hub.subscriber_count == 1
 
 
+async def test_a_tab_whose_page_shows_the_session_as_it_is_gets_an_empty_snapshot(hub: LiveHub) -> None:
+    hub.mark(hub.state.set_agent_status(AgentStatus.READY))
+    agent_says(hub, "an answer the page already shows")
+    shown = hub.revision
+    sub = hub.subscribe(shown)
+    assert drain(sub) == ["<!--seq 1 snapshot-->"]
+    # Then the changes after it, as for any tab.
+    agent_says(hub, " and more")
+    hub.flush()
+    (frame,) = drain(sub)
+    assert "and more" in str(frame)
+
+
+async def test_a_tab_whose_page_is_older_than_a_change_gets_a_full_snapshot(hub: LiveHub) -> None:
+    hub.mark(hub.state.set_agent_status(AgentStatus.READY))
+    shown = hub.revision
+    agent_says(hub, "said after the page was rendered")
+    assert hub.revision != shown
+    (snapshot,) = drain(hub.subscribe(shown))
+    assert "said after the page was rendered" in str(snapshot)
+
+
+async def test_a_revision_names_its_own_hub_only(hub: LiveHub) -> None:
+    # Another session, or the same one after the server started again: the counts match, the names do not.
+    other = LiveHub(SessionState(session_id="s-1"), interval=3600)
+    assert other.revision != hub.revision
+    (snapshot,) = drain(hub.subscribe(other.revision))
+    assert 'id="transcript"' in str(snapshot)
+
+
 async def test_many_marks_between_flushes_produce_one_frame(hub: LiveHub) -> None:
     sub = hub.subscribe()
     drain(sub)
