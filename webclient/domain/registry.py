@@ -27,10 +27,9 @@ from webclient.domain.changes import SinkFactory, SinkT
 from webclient.domain.collector import COLLECTOR
 from webclient.domain.files import FileAccess
 from webclient.domain.kept.copies import Elsewhere, KeptCopies, listed
-from webclient.domain.kept.database import Bounds
 from webclient.domain.kept.keeper import TranscriptKeeper
 from webclient.domain.kept.sessions import CopySessions
-from webclient.domain.kept.store import FOLDER_NAME, TranscriptStore
+from webclient.domain.kept.store import TranscriptStore
 from webclient.domain.live_session import LiveSession
 from webclient.domain.protected import ProtectedPaths
 from webclient.domain.reasons import error_detail, failure_text
@@ -65,11 +64,7 @@ class SessionRegistry(Generic[SinkT]):
         self._closing: set[str] = set()  # local ids of sessions waiting for the agent's session/close
         self._tasks: set[asyncio.Task[Any]] = set()
         # Each used session's transcript on disk (`keep_transcripts`), one keeper per live session.
-        folder = settings.state_dir / FOLDER_NAME if settings.keep_transcripts else None
-        bounds = Bounds(
-            settings.kept_transcripts_max_mb * 1024 * 1024, settings.kept_transcripts_max_days * 86400
-        )
-        self.transcripts = TranscriptStore(folder, bounds)
+        self.transcripts = TranscriptStore.for_settings(settings)
         self.transcripts.on_problem = self._not_kept  # said once on the page, with the real cause
         self.copies = KeptCopies(self.transcripts)  # what the sidebar offers of them, read only
         self.kept = CopySessions(self, self.copies)  # the sessions that show them

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from webclient.domain.kept.database import Bounds, Put, TranscriptDatabase
 from webclient.domain.kept.entries import KeptSummary, KeptTranscript
+from webclient.settings import Settings
 
 log = logging.getLogger(__name__)
 # How soon a batch that could not be written (a full disk) is tried again, when nothing new comes.
@@ -40,6 +41,13 @@ class TranscriptStore:
 
     `folder` None keeps nothing (every call is a no-op, reads find nothing).
     """
+
+    @classmethod
+    def for_settings(cls, settings: Settings) -> TranscriptStore:
+        """The store `settings` ask for: in the state folder, or none kept (`keep_transcripts` off)."""
+        folder = settings.state_dir / FOLDER_NAME if settings.keep_transcripts else None
+        mib, days = settings.kept_transcripts_max_mb, settings.kept_transcripts_max_days
+        return cls(folder, Bounds(mib * 1024 * 1024, days * 86400))
 
     def __init__(self, folder: Path | None, bounds: Bounds) -> None:
         self.folder = folder

@@ -12,7 +12,8 @@ from webclient.acp.models import Notice, NoticeLevel, TextPart
 from webclient.domain.items import Item, MessageItem, NoticeItem, ToolCallItem
 from webclient.domain.kept.database import Bounds
 from webclient.domain.kept.entries import bounded, copy_text, rebuild, to_entry
-from webclient.domain.kept.store import TranscriptStore
+from webclient.domain.kept.store import FOLDER_NAME, TranscriptStore
+from webclient.settings import Settings
 
 
 def test_the_store_batches_writes_on_its_thread_and_answers_reads_after_them(tmp_path: Path) -> None:
@@ -72,3 +73,19 @@ def test_a_long_text_is_kept_cut_and_says_how_much_was_left() -> None:
     notice = NoticeItem(notice=Notice(level=NoticeLevel.WARNING, text="w"))
     entry = to_entry(notice)
     assert entry is not None and entry.level is NoticeLevel.WARNING
+
+
+def test_the_settings_say_where_transcripts_are_kept_and_how_much(tmp_path: Path) -> None:
+    kept = TranscriptStore.for_settings(
+        Settings(
+            cwd=tmp_path,
+            state_dir=tmp_path / "state",
+            keep_transcripts=True,
+            kept_transcripts_max_mb=3,
+            kept_transcripts_max_days=2,
+        )
+    )
+    assert kept.folder == tmp_path / "state" / FOLDER_NAME
+    assert kept.bounds == Bounds(3 * 1024 * 1024, 2 * 86400)
+    off = TranscriptStore.for_settings(Settings(cwd=tmp_path, keep_transcripts=False))
+    assert off.folder is None
