@@ -107,8 +107,7 @@ class LiveHub:
         at `shown`, this hub's `revision` still, shows the session as it is: its snapshot is empty (a
         long transcript is neither rendered again nor swapped into the page it is already in)."""
         sub = Subscriber()
-        current = shown is not None and shown == self.revision
-        sub.snapshot("" if current else render.snapshot(self.state), self.state)
+        sub.snapshot("" if shown == self.revision else render.snapshot(self.state), self.state)
         self._subscribers.add(sub)
         return sub
 
