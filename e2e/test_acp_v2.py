@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.support.browser import AGENT_STARTUP_TIMEOUT, open_signed_in, own_demo_server
 from tests.support.layouts import Layout, assert_accessible, shoot
 from tests.support.live import LiveServer, scripted_agent, serve_in_thread
-from tests.support.pages import agent_messages, open_app, reload, user_messages
+from tests.support.pages import agent_messages, open_app, reload, synced, user_messages
 from tests.support.screenshots import screenshot
 
 # The stored sessions come from the agent's session/list after each close: on a busy machine, a while.
@@ -158,12 +158,17 @@ def test_an_open_delete_confirmation_stays_open_while_the_stored_list_refreshes(
 ) -> None:
     open_app(page, server)
     links = page.get_by_test_id("session-link")
-    for text in ("list files", "hello there"):
+    for made, text in enumerate(("list files", "hello there"), start=2):
         send(page, text)
         expect(links.filter(has_text=text)).to_have_count(1)
         expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        shown = page.url
         page.get_by_test_id("new-session").click()
-    expect(links).to_have_count(3)
+        # The next prompt goes to the new session's own page, not the one being left.
+        expect(page).not_to_have_url(shown)
+        expect(links).to_have_count(made)
+        expect(page.get_by_test_id("agent-status")).to_have_attribute("data-state", "ready")
+        synced(page)
     links.filter(has_text="list files").get_by_test_id("close-session").click()
     stored = page.get_by_test_id("stored-session")
     expect(stored).to_have_count(1, timeout=LIST_TIMEOUT_MS)
