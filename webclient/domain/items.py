@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -293,3 +293,16 @@ class FileWriteItem:
 
 
 Item = MessageItem | NoticeItem | ToolCallItem | PermissionItem | FileWriteItem
+
+
+def as_it_is(item: Item) -> Item:
+    """`item` as it is now, for a reader on another thread: the lists the loop appends to in place (a
+    message's parts, a card's content) are copied, so what the reader sees does not grow under it. Every
+    other field is replaced when it changes, never changed in place."""
+    if isinstance(item, ToolCallItem):
+        return replace(item, content=list(item.content), streamed_terminals=set(item.streamed_terminals))
+    if isinstance(item, MessageItem):
+        return replace(item, parts=list(item.parts))
+    if isinstance(item, NoticeItem):
+        return replace(item, repeats=list(item.repeats))
+    return item

@@ -21,10 +21,10 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from webclient.aio import cancel_and_wait
-from webclient.domain.items import Item
+from webclient.domain.items import Item, as_it_is
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.card_deltas import CardDeltas
@@ -179,6 +179,11 @@ class LiveHub:
         if not off_loop and self._markdown_work(taken) > LONG_MARKDOWN:
             off_loop = True
             self._send_ahead(taken)
+        if off_loop:
+            # The loop goes on applying the agent's updates while a worker thread renders: the thread reads
+            # the entries as they were taken. Read live, a card's content grew between the entries a tab
+            # was sent and the count it was recorded as showing, and those entries never reached the page.
+            taken = replace(taken, entries=[as_it_is(entry) for entry in taken.entries])
         self._rendering = True
         try:
             frames = await asyncio.to_thread(self._render, taken) if off_loop else self._render(taken)
