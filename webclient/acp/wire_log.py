@@ -344,23 +344,41 @@ _DICT_ITEM_HELD = 60
 _LIST_ITEM_HELD = 8
 
 
+# One loop over a stack, on purpose: every message read is measured, and a call per value was
+# most of a flood chunk's measure (ten calls, 2.4 us of its 29 us; 1.7 us so). A stack, not
+# recursion, so that no nesting an agent sends can exhaust Python's recursion limit here.
 def _size(value: Any) -> int:
     """About the memory `value` holds: its length as compact JSON plus what Python holds it in, in a
     walk that costs its number of values, not its length: a string counts its characters and quotes (not
     its escapes nor its UTF-8 bytes). Serialising a 5 MB message to measure it held every other tab for
-    20 ms, and the cap needs no more than this."""
-    if isinstance(value, str):
-        return len(value) + 2 + _STRING_HELD
-    if isinstance(value, dict):
-        held = len(value) * _DICT_ITEM_HELD
-        return held + 1 + sum(len(str(key)) + 4 + _size(item) for key, item in value.items()) if value else 2
-    if isinstance(value, list):
-        return 1 + sum(1 + _LIST_ITEM_HELD + _size(item) for item in value) if value else 2
-    if value is None or value is True:
-        return 4
-    if value is False:
-        return 5
-    return len(repr(value))
+    20 ms, and the cap needs no more than this. A subclass of a dict or list measures as its base."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str:
+            total += len(item) + 2 + _STRING_HELD
+        elif kind is dict:
+            total += 1 + len(item) * (_DICT_ITEM_HELD + 4) if item else 2
+            for key, inner in item.items():
+                total += len(key) if type(key) is str else len(str(key))
+                if type(inner) is str:
+                    total += len(inner) + 2 + _STRING_HELD
+                else:
+                    stack.append(inner)
+        elif kind is list:
+            total += 1 + len(item) * (1 + _LIST_ITEM_HELD) if item else 2
+            stack.extend(item)
+        elif isinstance(item, str):
+            total += len(item) + 2 + _STRING_HELD
+        elif isinstance(item, dict | list):
+            stack.append(dict(item) if isinstance(item, dict) else list(item))
+        elif item is None or item is True:
+            total += 4
+        else:
+            total += 5 if item is False else len(repr(item))
+    return total
 
 
 def _key(request_id: Any) -> str:
