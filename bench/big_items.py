@@ -2,13 +2,13 @@
 other tabs wait while the server handles it, and how long a later load of the session's page takes.
 
 The messages are those of tests/agents/big_items.py: a tool call's diff of 100,000 lines, the same change
-as a file write, 20,000 suggestions of about 600 characters, one suggestion of 5,000,000 characters, and
-a user message chunk of 5 MB. Each runs on a server of its own, sent from its page as a user would; the
-other tabs' wait is the benchmark's loop-lag probe (bench/lag.py), from the prompt until the page shows
-the turn's end; the page load is the browser's own navigation timing (request to load event) of the
-session's page afterwards. The baseline, in the same run: the probe's worst wait over the same time with
-the server idle, and the load of the page before the message (what the machine itself adds). Prints
-medians of `--runs` runs next to the targets. It asserts nothing.
+as a file write, 20,000 suggestions of about 600 characters, one suggestion of 5,000,000 characters, a
+user message chunk of 5 MB, and a message nested 800 levels deep. Each runs on a server of its own, sent
+from its page as a user would; the other tabs' wait is the benchmark's loop-lag probe (bench/lag.py),
+from the prompt until the page shows the turn's end; the page load is the browser's own navigation
+timing (request to load event) of the session's page afterwards. The baseline, in the same run: the
+probe's worst wait over the same time with the server idle, and the load of the page before the message
+(what the machine itself adds). Prints medians of `--runs` runs next to the targets. It asserts nothing.
 
     .venv/bin/python bench/big_items.py [--runs 3]
 """
@@ -41,6 +41,7 @@ WORKLOADS = [
     ("suggestions", "20,000 suggestions of 600 characters"),
     ("long-suggestion", "one suggestion of 5,000,000 characters"),
     ("user-chunk", "a user message chunk of 5 MB"),
+    ("deep", "a message nested 800 levels deep"),
 ]
 SEND = (
     "document.querySelector('[data-testid=composer]').value = {text}; "
