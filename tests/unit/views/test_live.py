@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 import pytest
 from markupsafe import Markup
@@ -17,7 +18,7 @@ from webclient.acp.models import (
     ToolCallContent,
     ToolCallEvent,
 )
-from webclient.domain.items import Item, ToolCallItem
+from webclient.domain.items import Item
 from webclient.domain.state import Aspect, SessionState
 from webclient.views import render
 from webclient.views.live import LiveHub
@@ -448,22 +449,30 @@ async def test_a_frame_that_fails_to_render_sends_its_tabs_to_a_fresh_snapshot_a
         await hub.stop()
 
 
+def held_on_worker(monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[threading.Event, threading.Event]:
+    """`render.<name>`, the first time a worker thread calls it, renders and then waits: the first event
+    says it got there, the second lets it go on (5 s at most)."""
+    reached, release = threading.Event(), threading.Event()
+    real = getattr(render, name)
+
+    def held(*args: Any, **kwargs: Any) -> str:
+        html: str = real(*args, **kwargs)
+        if threading.current_thread() is not threading.main_thread() and not reached.is_set():
+            reached.set()
+            release.wait(5)
+        return html
+
+    monkeypatch.setattr(render, name, held)
+    return reached, release
+
+
 async def test_a_change_made_while_a_heavy_frame_renders_off_the_loop_goes_out_in_the_next_frame(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     hub = LiveHub(SessionState(session_id="s-1"), interval=0)
     sub = hub.subscribe()
     drain(sub)
-    rendering, changed = threading.Event(), threading.Event()
-    real_item = render.item
-
-    def item_held(state: SessionState, entry: Item, *, oob: bool = False) -> str:
-        if threading.current_thread() is not threading.main_thread() and not rendering.is_set():
-            rendering.set()  # the heavy frame renders on its worker thread: hold it there
-            changed.wait(5)
-        return real_item(state, entry, oob=oob)
-
-    monkeypatch.setattr(render, "item", item_held)
+    rendering, changed = held_on_worker(monkeypatch, "item")  # the heavy frame's render, held
     hub.start()
     try:
         agent_says(hub, "x" * (OFF_LOOP_CHARS + 1))
@@ -497,17 +506,8 @@ async def test_entries_a_card_gains_while_its_frame_renders_off_the_loop_all_rea
     content_added(hub, "first " + "x" * OFF_LOOP_CHARS)
     hub.flush()  # the tab has the card, and its first entry
     drain(sub)
-    rendered, added = threading.Event(), threading.Event()
-    real = render.tool_content_added
-
-    def added_meanwhile(state: SessionState, item: ToolCallItem, start: int) -> str:
-        html = real(state, item, start)
-        if threading.current_thread() is not threading.main_thread() and not rendered.is_set():
-            rendered.set()  # rendered on the worker thread: the loop adds an entry before it goes on
-            added.wait(5)
-        return html
-
-    monkeypatch.setattr(render, "tool_content_added", added_meanwhile)
+    # Rendered on the worker thread: the loop adds an entry before it goes on.
+    rendered, added = held_on_worker(monkeypatch, "tool_content_added")
     hub.start()
     try:
         content_added(hub, "second")

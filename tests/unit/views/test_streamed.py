@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from markupsafe import Markup
@@ -19,13 +21,35 @@ from webclient.views import render, streamed
 from webclient.views.live import LiveHub
 from webclient.views.markdown import render_markdown
 from webclient.views.streamed import FORMAT_INTERVAL, LONG_MARKDOWN, SHORT_TAIL, Shown, Stream, StreamFrame
+from webclient.views.subscriber import Subscriber
 from webclient.views.weight import OFF_LOOP_CHARS
 
 ID = "msg-x"
 
 
+# An answer's list long enough that its render, once it finished, is done on a worker thread.
+LIST_ITEMS = [f"- item {n}\n" for n in range(LONG_MARKDOWN // 8)]
+
+
 def frame(text: str, stream: Stream, shown: Shown, now: float) -> tuple[str, Shown]:
     return StreamFrame(ID, text, stream, now).for_tab(shown)
+
+
+@asynccontextmanager
+async def running_hub() -> AsyncIterator[tuple[LiveHub, Subscriber]]:
+    """A hub with its flusher running, and a tab past its first snapshot; stopped on the way out."""
+    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
+    hub.start()
+    try:
+        sub = hub.subscribe()
+        sub.frames.get_nowait()
+        yield hub, sub
+    finally:
+        await hub.stop()
+
+
+def agent_writes(hub: LiveHub, text: str) -> None:
+    hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=text))))
 
 
 def test_a_short_open_block_is_rendered_as_markdown_on_every_frame() -> None:
@@ -126,19 +150,13 @@ async def test_a_frame_with_a_huge_item_is_rendered_off_the_event_loop_and_a_lig
 
     monkeypatch.setattr(render, "message_tail", recording_tail)
     monkeypatch.setattr(render, "raw_text", recording_raw)
-    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
-    hub.start()
-    try:
-        sub = hub.subscribe()
-        sub.frames.get_nowait()
+    async with running_hub() as (hub, sub):
         for text in ("a light chunk", ", a second one", "x" * (OFF_LOOP_CHARS + 1)):
-            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=text))))
+            agent_writes(hub, text)
             frame = await asyncio.wait_for(sub.frames.get(), 30)
             assert frame is not None and text[-20:] in frame
         assert threads[0] == threading.main_thread().name
         assert threads[-1] != threading.main_thread().name
-    finally:
-        await hub.stop()
 
 
 async def test_a_long_tails_render_runs_on_a_worker_thread_while_its_chunks_keep_going_out(
@@ -155,32 +173,28 @@ async def test_a_long_tails_render_runs_on_a_worker_thread_while_its_chunks_keep
         return real(text)
 
     monkeypatch.setattr(streamed, "render_markdown", slow_render)
-    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
-    hub.start()
-    try:
-        sub = hub.subscribe()
-        sub.frames.get_nowait()
-        text = "word " * (SHORT_TAIL // 5 + 10)
-        for n in range(6):  # the long paragraph, then chunks while its render is held
-            chunk = text if n == 0 else f" chunk{n}"
-            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=chunk))))
-            frame = await asyncio.wait_for(sub.frames.get(), 30)
-            assert frame is not None and chunk[-10:] in frame
-            if n > 0:
-                assert "md-raw" in frame  # sent as it came, not held for the render
-            if n == 1:  # a tab shows raw text: the tail's render is due at once
-                await eventually(lambda: bool(rendered_on), timeout=30, what="the render to start")
-        assert rendered_on and all(name != threading.main_thread().name for name in rendered_on)
-        release.set()
-        while True:  # the render arrives, with the chunks that came while it ran after it, raw
-            frame = await asyncio.wait_for(sub.frames.get(), 30)
-            assert frame is not None
-            if f'id="{hub.state.items[-1].id}-tail"' in frame:
-                break
-        assert "<p>word word" in frame and " chunk5" in frame
-    finally:
-        release.set()
-        await hub.stop()
+    async with running_hub() as (hub, sub):
+        try:
+            text = "word " * (SHORT_TAIL // 5 + 10)
+            for n in range(6):  # the long paragraph, then chunks while its render is held
+                chunk = text if n == 0 else f" chunk{n}"
+                agent_writes(hub, chunk)
+                frame = await asyncio.wait_for(sub.frames.get(), 30)
+                assert frame is not None and chunk[-10:] in frame
+                if n > 0:
+                    assert "md-raw" in frame  # sent as it came, not held for the render
+                if n == 1:  # a tab shows raw text: the tail's render is due at once
+                    await eventually(lambda: bool(rendered_on), timeout=30, what="the render to start")
+            assert rendered_on and all(name != threading.main_thread().name for name in rendered_on)
+            release.set()
+            while True:  # the render arrives, with the chunks that came while it ran after it, raw
+                frame = await asyncio.wait_for(sub.frames.get(), 30)
+                assert frame is not None
+                if f'id="{hub.state.items[-1].id}-tail"' in frame:
+                    break
+            assert "<p>word word" in frame and " chunk5" in frame
+        finally:
+            release.set()
 
 
 async def test_a_long_block_that_finishes_is_rendered_off_the_event_loop(
@@ -193,25 +207,18 @@ async def test_a_long_block_that_finishes_is_rendered_off_the_event_loop(
         return render_markdown(text)
 
     monkeypatch.setattr(streamed, "render_markdown", recording)
-    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
-    hub.start()
-    try:
-        sub = hub.subscribe()
-        sub.frames.get_nowait()
-        items = [f"- item {n}\n" for n in range(LONG_MARKDOWN // 8)]
+    async with running_hub() as (hub, sub):
         frames: list[str] = []
-        for chunk in (items[0], "".join(items[1:]), "\nAfter the list."):
-            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=chunk))))
+        for chunk in (LIST_ITEMS[0], "".join(LIST_ITEMS[1:]), "\nAfter the list."):
+            agent_writes(hub, chunk)
             frame = await asyncio.wait_for(sub.frames.get(), 30)
             assert frame is not None
             frames.append(frame)
         assert "<li>" not in frames[-1]  # what finished the list went out ahead of its render
         rendered = await asyncio.wait_for(sub.frames.get(), 30)
-        assert f"<li>item {len(items) - 1}</li>" in str(rendered)  # the finished list, rendered
+        assert f"<li>item {len(LIST_ITEMS) - 1}</li>" in str(rendered)  # the finished list, rendered
         long = [thread for size, thread in renders if size > LONG_MARKDOWN]
         assert long and threading.main_thread().name not in long
-    finally:
-        await hub.stop()
 
 
 async def test_the_chunk_that_finishes_a_long_block_goes_out_before_the_blocks_render(
@@ -228,25 +235,20 @@ async def test_the_chunk_that_finishes_a_long_block_goes_out_before_the_blocks_r
         return real_added(entry_id, added)
 
     monkeypatch.setattr(render, "message_added", held_added)
-    hub = LiveHub(SessionState(session_id="s-1"), interval=0.001)
-    hub.start()
-    try:
-        sub = hub.subscribe()
-        sub.frames.get_nowait()
-        items = [f"- item {n}\n" for n in range(LONG_MARKDOWN // 8)]
-        for chunk in (items[0], "".join(items[1:-1])):
-            hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=chunk))))
-            assert await asyncio.wait_for(sub.frames.get(), 30) is not None
-        last = items[-1] + "\nAfter the list."
-        hub.mark(hub.state.apply(MessageChunk(role="agent", content=TextPart(text=last))))
-        ahead = await asyncio.wait_for(sub.frames.get(), 30)  # while the list's render is held
-        assert ahead is not None and "md-raw" in ahead
-        assert f"- item {len(items) - 1}" in ahead and "After the list." in ahead
-        assert "<li>" not in ahead
-        release.set()
-        rendered = await asyncio.wait_for(sub.frames.get(), 30)
-        assert rendered is not None and f"<li>item {len(items) - 1}</li>" in rendered
-        assert "<p>After the list.</p>" in rendered
-    finally:
-        release.set()
-        await hub.stop()
+    async with running_hub() as (hub, sub):
+        try:
+            for chunk in (LIST_ITEMS[0], "".join(LIST_ITEMS[1:-1])):
+                agent_writes(hub, chunk)
+                assert await asyncio.wait_for(sub.frames.get(), 30) is not None
+            last = LIST_ITEMS[-1] + "\nAfter the list."
+            agent_writes(hub, last)
+            ahead = await asyncio.wait_for(sub.frames.get(), 30)  # while the list's render is held
+            assert ahead is not None and "md-raw" in ahead
+            assert f"- item {len(LIST_ITEMS) - 1}" in ahead and "After the list." in ahead
+            assert "<li>" not in ahead
+            release.set()
+            rendered = await asyncio.wait_for(sub.frames.get(), 30)
+            assert rendered is not None and f"<li>item {len(LIST_ITEMS) - 1}</li>" in rendered
+            assert "<p>After the list.</p>" in rendered
+        finally:
+            release.set()
