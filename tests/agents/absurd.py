@@ -11,7 +11,6 @@ else: just the reply. Every turn ends with the reply "still here after <word>".
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any
@@ -22,19 +21,6 @@ VERSION = int(sys.argv[1])
 START = sys.argv[2]
 SESSION = "absurd-1"
 turns: list[str] = []
-
-
-def deep(levels: int = 900) -> str:
-    """JSON nested `levels` deep, written out by hand (json.dumps would hit this process's own limit)."""
-    return '{"x":[' * (levels // 2) + '"bottom"' + "]}" * (levels // 2)
-
-
-def send_raw(message: dict[str, Any], field: str, raw: str) -> None:
-    """`message` with `field` of its innermost object set to the JSON text `raw`."""
-    text = json.dumps(message)
-    depth = len(text) - len(text.rstrip("}"))
-    sys.stdout.write(text[:-depth] + f', "{field}": {raw}' + "}" * depth + "\n")
-    sys.stdout.flush()
 
 
 def initialize_result() -> dict[str, Any]:
@@ -90,18 +76,22 @@ def prompt(msg: dict[str, Any]) -> None:
         wire.update(SESSION, {"sessionUpdate": "state_update", "state": "running"})
     if word == "deep":
         update = {"sessionUpdate": "agent_message_chunk", **({"messageId": "deep"} if VERSION == 2 else {})}
-        send_raw(wire_update(update), "content", deep())
+        wire.write_with_raw(wire_update(update), "content", wire.nested(900))
     elif word == "array-id":
         wire.write({"jsonrpc": "2.0", "id": [1], "result": {}})
         wire.write({"jsonrpc": "2.0", "id": [2], "method": "fs/read_text_file", "params": {"path": "/x"}})
     elif word == "cost":
         usage = {"sessionUpdate": "usage_update", "used": 10, "size": 100}
-        send_raw(wire_update(usage), "cost", '{"amount": ' + "9" * 4000 + ', "currency": "USD"}')
+        wire.write_with_raw(wire_update(usage), "cost", '{"amount": ' + "9" * 4000 + ', "currency": "USD"}')
     say(f"still here after {word}")
     if VERSION == 2:
         wire.update(SESSION, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
     elif word == "deep":
-        send_raw({"jsonrpc": "2.0", "id": msg["id"], "result": {"stopReason": "end_turn"}}, "_meta", deep())
+        wire.write_with_raw(
+            {"jsonrpc": "2.0", "id": msg["id"], "result": {"stopReason": "end_turn"}},
+            "_meta",
+            wire.nested(900),
+        )
     else:
         wire.respond(msg, {"stopReason": "end_turn"})
 

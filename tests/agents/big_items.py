@@ -5,29 +5,16 @@
 - `suggestions`: a list of 20,000 suggestions of about 600 characters;
 - `long-suggestion`: a short suggestion, and one of 5,000,000 characters;
 - `user-chunk`: a user message chunk of 5 MB (as a replay sends);
-- `deep`: an agent message chunk whose `_meta` is nested 800 levels deep.
+- `deep`: an agent message chunk whose content's `_meta` is nested 800 levels deep.
 """
 
 from __future__ import annotations
-
-import json
-import sys
 
 import wire
 
 SESSION = "big-1"
 OLD = "".join(f"line {n % 7}\n" for n in range(100_000))
 NEW = "".join(f"line {n % 5}\n" for n in range(100_000))
-
-
-def deep_chunk(levels: int) -> str:
-    """A message chunk whose `_meta` is JSON nested `levels` deep, written out by hand (json.dumps of it
-    would meet this process's own recursion limit)."""
-    chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "deep "}}
-    meta = '{"x":[' * (levels // 2) + '"bottom"' + "]}" * (levels // 2)
-    update = json.dumps(chunk)[:-1] + f', "_meta": {meta}}}'
-    params = f'{{"sessionId": "{SESSION}", "update": {update}}}'
-    return f'{{"jsonrpc": "2.0", "method": "session/update", "params": {params}}}'
 
 
 def suggestion(text: str) -> dict[str, object]:
@@ -61,7 +48,12 @@ while (msg := wire.read()) is not None:
             chunk = {"type": "text", "text": "u" * 5_000_000}
             wire.update(SESSION, {"sessionUpdate": "user_message_chunk", "content": chunk})
         elif word == "deep":
-            sys.stdout.write(deep_chunk(800) + "\n")
-            sys.stdout.flush()
+            deep: dict[str, object] = {
+                "sessionUpdate": "agent_message_chunk",
+                "content": {"type": "text", "text": "deep "},
+            }
+            params = {"sessionId": SESSION, "update": deep}
+            message = {"jsonrpc": "2.0", "method": "session/update", "params": params}
+            wire.write_with_raw(message, "_meta", wire.nested(800))
         wire.say(SESSION, f"done {word}")
         wire.respond(msg, {"stopReason": "end_turn"})

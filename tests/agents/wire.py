@@ -39,6 +39,19 @@ def write(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def nested(levels: int) -> str:
+    """JSON nested `levels` deep, written out by hand (json.dumps would hit this process's own limit)."""
+    return '{"x":[' * (levels // 2) + '"bottom"' + "]}" * (levels // 2)
+
+
+def write_with_raw(message: dict[str, Any], field: str, raw: str) -> None:
+    """`message` with `field` of its innermost object set to the JSON text `raw`."""
+    text = json.dumps(message)
+    depth = len(text) - len(text.rstrip("}"))
+    sys.stdout.write(text[:-depth] + f', "{field}": {raw}' + "}" * depth + "\n")
+    sys.stdout.flush()
+
+
 def respond(request: dict[str, Any], result: Any) -> None:
     write({"jsonrpc": "2.0", "id": request["id"], "result": result})
 
