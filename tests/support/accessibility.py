@@ -22,8 +22,9 @@ SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
 # The rules whose outcome depends on colours: all that can change between a light and a dark scheme.
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
 
-# A digest of what a scan saw (the document, the viewport), kept on the page: the same state pictured in
-# several schemes, or scanned and then shot, is scanned once. A navigation forgets it.
+# A digest of what a scan saw (the document, the viewport). The digests of every state scanned are kept on
+# the page: the same state pictured in several schemes, scanned and then shot, or come back to after
+# another (a style, a size, then the first again) is scanned once. A navigation forgets them.
 _FINGERPRINT = """() => {
     const text = document.documentElement.outerHTML + '|' + innerWidth + 'x' + innerHeight;
     let hash = 0;
@@ -72,7 +73,7 @@ def assert_accessible(page: Page, what: str) -> None:
     page was in is restored, and a state already scanned as it is now is not scanned again.
     """
     fingerprint = page.evaluate(_FINGERPRINT)
-    if page.evaluate("() => window.__axeScanned") == fingerprint:
+    if page.evaluate("(value) => (window.__axeScanned || []).includes(value)", fingerprint):
         return
     was = current_scheme(page)
     try:
@@ -82,4 +83,4 @@ def assert_accessible(page: Page, what: str) -> None:
             assert not found, f"{what} ({scheme}):\n{describe(found)}"
     finally:
         page.emulate_media(color_scheme=was)
-    page.evaluate("(value) => { window.__axeScanned = value; }", fingerprint)
+    page.evaluate("(value) => { (window.__axeScanned ||= []).push(value); }", fingerprint)
