@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support.html import Page
+from tests.support.html import Frames, Page, finished
 
 SNAPSHOT = (
     "<!--seq 1 snapshot-->"
@@ -54,3 +54,16 @@ def test_an_inner_swap_keeps_the_element_and_changes_what_it_holds() -> None:
     )
     assert page.values("box", "data-kept") == ["yes"]
     assert page.notices == ["new"]
+
+
+def test_a_page_built_frame_by_frame_shows_what_the_joined_frames_show() -> None:
+    frames = Frames()
+    assert frames.page.messages == [] and frames.page.status is None
+    frames.add(SNAPSHOT)
+    assert not finished(frames.page, "hi")  # the agent still works
+    for frame in (ANSWER, MORE):
+        frames.add(frame)
+    assert frames.page.messages == Page.parse(SNAPSHOT + ANSWER + MORE).messages
+    assert finished(frames.page, "hi") and not finished(frames.page, "bye")
+    frames.add(SNAPSHOT.replace("seq 1", "seq 4").replace(">hi<", ">hi again<"))
+    assert frames.page.messages == [("user", "hi again")]

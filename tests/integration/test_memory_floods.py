@@ -7,9 +7,11 @@ ids in the protocol log 65 -> 381 MiB; updates for a session still opening 63 ->
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from tests.support.html import Page, status_is, turn_finished
+from tests.support.html import finished
 from tests.support.live import LiveServer, Serve, Tab, open_tab
 
 # Floods through a real server, a minute of CPU and more: `make test` runs them, not `make test-fast`.
@@ -27,17 +29,19 @@ def peak_rss(server: LiveServer) -> int:
     raise AssertionError("no VmHWM")
 
 
+# A flood's tab receives hundreds of MB: its waits check the page built frame by frame (`wait_for_page`).
 async def ready(server: LiveServer) -> Tab:
     tab = await open_tab(server)
-    await tab.wait_for(status_is("ready"), timeout=120)
+    await tab.wait_for_page(lambda page: page.status == "ready", timeout=120)
     return tab
 
 
 async def flood(tab: Tab, server: LiveServer, turns: int) -> float:
     before = peak_rss(server)
     for n in range(turns):
-        await tab.send(action="prompt", text=f"flood {n}")
-        await tab.wait_for(turn_finished(f"flood {n}"), timeout=300)
+        text = f"flood {n}"
+        await tab.send(action="prompt", text=text)
+        await tab.wait_for_page(partial(finished, prompt=text), timeout=300)
     grown = (peak_rss(server) - before) / MiB
     print(f"server peak RSS grew by {grown:.0f} MiB over {turns} floods")
     return grown
@@ -52,7 +56,7 @@ async def test_a_flood_grows_the_servers_memory_by_at_most_50_mib(
     server = serve_process("memory_floods", mode, env={"WEBCLIENT_PROTOCOL": version})
     tab = await ready(server)
     assert await flood(tab, server, turns) <= 50
-    assert "flooded" in Page.parse(tab.html).agent_text
+    assert "flooded" in tab.page.agent_text
 
 
 async def test_updates_for_a_session_still_opening_are_bounded_and_said(serve_process: Serve) -> None:
@@ -64,8 +68,10 @@ async def test_updates_for_a_session_still_opening_are_bounded_and_said(serve_pr
         "memory_floods", "opening"
     )  # 3000 updates of 50 KiB before session/new is answered
     tab = await ready(server)
-    await tab.wait_for(lambda html: "updates before it answered the opening" in html, timeout=120)
-    assert Page.parse(tab.html).notices_with("the oldest were dropped")
+    page = await tab.wait_for_page(
+        lambda page: bool(page.notices_with("updates before it answered the opening")), timeout=120
+    )
+    assert page.notices_with("the oldest were dropped")
     grown = (peak_rss(server) - peak_rss(quiet)) / MiB
     print(f"peak RSS {grown:.0f} MiB above a server whose agent sent nothing")
     assert grown <= 50

@@ -4,7 +4,8 @@ For a fragment, the markup as served, read by the standard library's tokenizer (
 it first): its start tags (`tags`), the ones at its root (`top_level`, what htmx swaps out of band), its
 text, its ids, and every way it could act (`problems`: handlers, htmx attributes, active tags, unsafe
 URLs). For a tab: `Page`, a real DOM (lxml) with every frame it received swapped in as htmx swaps it, and
-the predicates a tab's wait takes (`turn_finished`, `status_is`, `has_notice`).
+the predicates a tab's wait takes (`turn_finished`, `status_is`, `has_notice`); `Frames`, the same page
+built one frame at a time, for tabs that receive too much to join it for every check.
 """
 
 from __future__ import annotations
@@ -245,6 +246,28 @@ class Page:
         return "\n".join(self.texts("agent"))
 
 
+class Frames:
+    """The page a tab shows, built as its frames arrive: each frame is swapped in once, as `Page.parse`
+    would swap it, and the html received is never joined. A flood sends a tab hundreds of MB; joining it
+    all for every check made a wait quadratic (10 of a flood test's 20 CPU-s went to joining).
+
+    `page` is the page as it is now, and keeps changing with the frames added after it was taken.
+    """
+
+    def __init__(self) -> None:
+        self._root: HtmlElement | None = None
+
+    def add(self, frame: str) -> None:
+        if self._root is None:
+            self._root = _document(frame)
+        else:
+            _apply(self._root, frame)
+
+    @property
+    def page(self) -> Page:
+        return Page(_document("") if self._root is None else self._root)
+
+
 # The html of the last parse, its page, and the Pages handed out on that page.
 _last_parse: tuple[str, HtmlElement, weakref.WeakSet[Page]] | None = None
 # A message's parts that label it rather than say it.
@@ -328,11 +351,12 @@ def turn_finished(prompt: str) -> Callable[[str], bool]:
     never carries the stale "ready" from before the turn.
     """
 
-    def check(html: str) -> bool:
-        page = Page.parse(html)
-        return prompt in page.texts("user") and page.status == "ready"
+    return lambda html: finished(Page.parse(html), prompt)
 
-    return check
+
+def finished(page: Page, prompt: str) -> bool:
+    """`turn_finished` on a page: the prompt is in its transcript and its agent is ready again."""
+    return prompt in page.texts("user") and page.status == "ready"
 
 
 def status_is(status: str) -> Callable[[str], bool]:

@@ -30,6 +30,7 @@ import httpx
 import uvicorn
 import websockets
 
+from tests.support.html import Frames, Page
 from tests.support.polling import Deadline, wait_until
 from webclient.web.cli import bind, build_server, settings_from_args, url_for
 from webclient.web.security import key_in, key_message
@@ -259,6 +260,8 @@ class Tab:
     def __init__(self, socket: Any) -> None:
         self.socket = socket
         self.frames: list[str] = []
+        self._built = Frames()
+        self._built_upto = 0  # how many of `frames` are in `_built`
 
     @property
     def html(self) -> str:
@@ -279,6 +282,28 @@ class Tab:
                 continue
             self.frames.append(frame)
         return self.html
+
+    async def wait_for_page(self, predicate: Callable[[Page], bool], timeout: float = 20.0) -> Page:
+        """As `wait_for`, for a tab that receives a flood: `predicate` is asked of the page the frames
+        built, each frame swapped in once (`html.Frames`), instead of all the html received so far."""
+        deadline = Deadline(timeout, "the tab's page")
+        while not predicate(self.page):
+            if deadline.passed:
+                deadline.fail(f"received so far:\n{self.frames[-1][-4000:] if self.frames else ''}")
+            try:
+                frame = await asyncio.wait_for(self.socket.recv(), timeout=deadline.remaining())
+            except TimeoutError:
+                continue
+            self.frames.append(frame)
+        return self.page
+
+    @property
+    def page(self) -> Page:
+        """The page this tab shows now, built frame by frame (see `wait_for_page`)."""
+        for frame in self.frames[self._built_upto :]:
+            self._built.add(frame)
+        self._built_upto = len(self.frames)
+        return self._built.page
 
     async def close(self) -> None:
         await self.socket.close()
