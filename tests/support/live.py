@@ -272,8 +272,19 @@ class Tab:
 
     async def wait_for(self, predicate: Any, timeout: float = 20.0) -> str:
         """Read frames until `predicate(all_html_so_far)` holds; returns the HTML seen."""
+        await self._read_until(lambda: bool(predicate(self.html)), timeout)
+        return self.html
+
+    async def wait_for_page(self, predicate: Callable[[Page], bool], timeout: float = 20.0) -> Page:
+        """As `wait_for`, for a tab that receives a flood: `predicate` is asked of the page the frames
+        built, each frame swapped in once (`html.Frames`), instead of all the html received so far."""
+        await self._read_until(lambda: predicate(self.page), timeout)
+        return self.page
+
+    async def _read_until(self, done: Callable[[], bool], timeout: float) -> None:
+        """Read frames until `done()`, asked before the first and after each frame."""
         deadline = Deadline(timeout, "the tab's page")
-        while not predicate(self.html):
+        while not done():
             if deadline.passed:
                 deadline.fail(f"received so far:\n{self.html[-4000:]}")
             try:
@@ -281,21 +292,6 @@ class Tab:
             except TimeoutError:
                 continue
             self.frames.append(frame)
-        return self.html
-
-    async def wait_for_page(self, predicate: Callable[[Page], bool], timeout: float = 20.0) -> Page:
-        """As `wait_for`, for a tab that receives a flood: `predicate` is asked of the page the frames
-        built, each frame swapped in once (`html.Frames`), instead of all the html received so far."""
-        deadline = Deadline(timeout, "the tab's page")
-        while not predicate(self.page):
-            if deadline.passed:
-                deadline.fail(f"received so far:\n{self.frames[-1][-4000:] if self.frames else ''}")
-            try:
-                frame = await asyncio.wait_for(self.socket.recv(), timeout=deadline.remaining())
-            except TimeoutError:
-                continue
-            self.frames.append(frame)
-        return self.page
 
     @property
     def page(self) -> Page:
