@@ -40,6 +40,13 @@ def agent_says(hub: LiveHub, text: str) -> str:
     return item_id
 
 
+def subscribed(hub: LiveHub) -> Subscriber:
+    """A tab on `hub` that has taken its first snapshot."""
+    sub = hub.subscribe()
+    drain(sub)
+    return sub
+
+
 @pytest.fixture
 def hub() -> LiveHub:
     # A long interval: these tests flush by hand and must not depend on the flusher's timing.
@@ -87,8 +94,7 @@ async def test_a_revision_names_its_own_hub_only(hub: LiveHub) -> None:
 
 
 async def test_many_marks_between_flushes_produce_one_frame(hub: LiveHub) -> None:
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     for piece in ("one ", "two ", "three ", "four"):
         agent_says(hub, piece)
     hub.mark(hub.state.set_agent_status(AgentStatus.READY))
@@ -101,8 +107,7 @@ async def test_many_marks_between_flushes_produce_one_frame(hub: LiveHub) -> Non
 
 
 async def test_a_flush_with_nothing_dirty_sends_nothing(hub: LiveHub) -> None:
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     hub.flush()
     hub.mark([])
     hub.flush()
@@ -111,8 +116,7 @@ async def test_a_flush_with_nothing_dirty_sends_nothing(hub: LiveHub) -> None:
 
 
 async def test_a_new_item_is_appended_for_a_subscriber_that_did_not_know_it(hub: LiveHub) -> None:
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     item_id = agent_says(hub, "hello")
     hub.flush()
     (frame,) = drain(sub)
@@ -178,8 +182,7 @@ async def test_finished_blocks_of_an_answer_are_sent_once_and_appended(hub: Live
 
 
 async def test_the_bytes_sent_for_an_answer_grow_linearly_with_its_length(hub: LiveHub) -> None:
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     block = "A paragraph of about sixty characters, in *Markdown*.\n\n"
     sizes = []
     for _ in range(400):
@@ -250,8 +253,7 @@ async def test_a_subscriber_connecting_after_an_item_exists_gets_it_replaced_not
 
 
 async def test_items_new_to_a_tab_are_appended_together_in_transcript_order(hub: LiveHub) -> None:
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     first = agent_says(hub, "a")
     hub.mark(hub.state.add_user_message([TextPart(text="b")]))
     third = agent_says(hub, "c")
@@ -263,8 +265,7 @@ async def test_items_new_to_a_tab_are_appended_together_in_transcript_order(hub:
 
 
 async def test_region_changes_go_out_as_out_of_band_swaps(hub: LiveHub) -> None:
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     hub.mark(hub.state.set_agent_status(AgentStatus.EXITED))
     hub.flush()
     (frame,) = drain(sub)
@@ -295,8 +296,7 @@ async def test_a_slow_subscriber_is_dropped_with_an_end_marker(hub: LiveHub) -> 
 
 
 async def test_unsubscribed_tabs_get_no_more_frames(hub: LiveHub) -> None:
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     hub.unsubscribe(sub)
     agent_says(hub, "x")
     hub.flush()
@@ -306,8 +306,7 @@ async def test_unsubscribed_tabs_get_no_more_frames(hub: LiveHub) -> None:
 
 async def test_the_flusher_task_coalesces_and_stop_ends_every_stream() -> None:
     hub = LiveHub(SessionState(), interval=0)
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     hub.start()
     try:
         for piece in ("a", "b", "c"):
@@ -343,8 +342,7 @@ async def settle() -> None:
 
 async def test_after_a_quiet_spell_a_change_is_sent_at_once_whatever_the_frame_budget() -> None:
     hub = LiveHub(SessionState(), interval=3600)  # a budget no test would wait out
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     hub.start()
     try:
         agent_says(hub, "first")
@@ -356,8 +354,7 @@ async def test_after_a_quiet_spell_a_change_is_sent_at_once_whatever_the_frame_b
 
 async def test_while_changes_keep_coming_the_next_frame_waits_out_the_frame_budget() -> None:
     hub = LiveHub(SessionState(), interval=3600)
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     hub.start()
     try:
         agent_says(hub, "first")
@@ -421,8 +418,7 @@ async def test_a_frame_that_fails_to_render_sends_its_tabs_to_a_fresh_snapshot_a
 ) -> None:
     hub = LiveHub(SessionState(session_id="s-1"), interval=0)
     hub.state.set_agent_status(AgentStatus.READY)
-    stale = hub.subscribe()
-    drain(stale)
+    stale = subscribed(hub)
     real_region = render.region
     failures = ["once"]
 
@@ -470,8 +466,7 @@ async def test_a_change_made_while_a_heavy_frame_renders_off_the_loop_goes_out_i
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     hub = LiveHub(SessionState(session_id="s-1"), interval=0)
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     rendering, changed = held_on_worker(monkeypatch, "item")  # the heavy frame's render, held
     hub.start()
     try:
@@ -500,8 +495,7 @@ async def test_entries_a_card_gains_while_its_frame_renders_off_the_loop_all_rea
     # it. Read live, an entry added between the render and the count of what the tab shows never reached
     # the page (3,000 of 20,000 in the benchmark's ACP v2 content at 2,000 a second).
     hub = LiveHub(SessionState(session_id="s-1"), interval=0)
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     hub.mark(hub.state.apply(ToolCallEvent(tool_call_id="t-1", is_update=False, title="Read")))
     content_added(hub, "first " + "x" * OFF_LOOP_CHARS)
     hub.flush()  # the tab has the card, and its first entry
@@ -529,8 +523,7 @@ async def test_a_long_suggestion_list_renders_off_the_loop_and_a_short_one_on_it
 ) -> None:
     # 50 suggestions of 600 characters took 20 to 40 ms to render: every other tab waited that long.
     hub = LiveHub(SessionState(session_id="s-1"), interval=0)
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     threads: list[bool] = []
     real_region = render.region
 
@@ -554,8 +547,7 @@ async def test_a_long_suggestion_list_renders_off_the_loop_and_a_short_one_on_it
 async def test_a_message_on_the_wire_wakes_the_flusher_only_while_a_tab_has_its_inspector_open(
     hub: LiveHub,
 ) -> None:
-    sub = hub.subscribe()
-    drain(sub)
+    sub = subscribed(hub)
     hub.mark({Aspect.PROTOCOL_LOG})
     assert not hub._dirty  # nobody reads the log: no frame to make
 
